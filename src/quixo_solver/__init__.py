@@ -1,0 +1,36 @@
+"""Exact, fast Quixo: a rules engine on bitboards, tablebases and search.
+
+>>> from quixo_solver import Board
+>>> board = Board(size=4)
+>>> board.legal_moves.count()
+32
+"""
+from ._backend import PURE_PYTHON
+from .board import Board, LegalMoveGenerator, Move
+from .errors import (
+    BoardSizeError,
+    DepthError,
+    GameOverError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    QuixoError,
+)
+from ._perft import perft, perft_divide
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "BoardSizeError",
+    "DepthError",
+    "GameOverError",
+    "IllegalMoveError",
+    "LegalMoveGenerator",
+    "Move",
+    "PURE_PYTHON",
+    "PositionError",
+    "QuixoError",
+    "perft",
+    "perft_divide",
+]

@@ -1,0 +1,124 @@
+# The typed contract of the two-player rules engine. Bit layout: see geometry.py (square
+# rank_index * N + file_index, a1 = bit 0). A position is (mover, opponent): the cubes of the
+# player to move and of the other player; blanks are the squares in neither mask.
+#
+# Kernels here are inline so that other Cython modules (tablebases, search) compile them into
+# their own loops; the tables they read are filled once, at import, from geometry.py.
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
+ctypedef uint32_t mask_t
+
+cdef enum:
+    MAX_SIZE = 5
+    MAX_CELLS = 25
+    MAX_MOVES = 44
+    MAX_LINES = 12
+    SYMMETRIES = 8
+    NO_MOVE = 255
+
+# Status of a position for the player to move (SPEC "Terminal positions").
+cdef enum:
+    STATUS_LOSS = -1
+    STATUS_ONGOING = 0
+    STATUS_WIN = 1
+
+cdef struct Geometry:
+    int size
+    int cell_count
+    int move_count
+    int line_count
+    mask_t full
+    mask_t corners
+    mask_t edges                      # border squares that are not corners
+    mask_t move_source[MAX_MOVES]     # moves are ordered by source, then target
+    mask_t move_target[MAX_MOVES]
+    mask_t move_keep[MAX_MOVES]
+    mask_t move_slide[MAX_MOVES]
+    uint8_t move_left_shift[MAX_MOVES]
+    uint8_t move_right_shift[MAX_MOVES]
+    uint8_t move_source_square[MAX_MOVES]
+    uint8_t move_target_square[MAX_MOVES]
+    uint8_t move_index[MAX_CELLS][MAX_CELLS]   # NO_MOVE where (source, target) is no move
+    mask_t lines[MAX_LINES]
+    # symmetry k of a mask is the OR of symmetry_bytes[k][j][byte j of the mask], j = 0..3
+    mask_t symmetry_bytes[SYMMETRIES][4][256]
+
+cdef const Geometry* geometry_of(int size) noexcept nogil
+
+
+cdef inline bint has_line(const Geometry* g, mask_t cubes) noexcept nogil:
+    cdef int i
+    for i in range(g.line_count):
+        if cubes & g.lines[i] == g.lines[i]:
+            return True
+    return False
+
+
+cdef inline int status(const Geometry* g, mask_t mover, mask_t opponent) noexcept nogil:
+    if has_line(g, mover):
+        return STATUS_WIN
+    if has_line(g, opponent):
+        return STATUS_LOSS
+    return STATUS_ONGOING
+
+
+cdef inline bint is_legal(const Geometry* g, int move, mask_t opponent) noexcept nogil:
+    return (opponent & g.move_source[move]) == 0
+
+
+cdef inline mask_t slide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
+    return (cubes & g.move_keep[move]) | (
+        ((cubes & g.move_slide[move]) << g.move_left_shift[move]) >> g.move_right_shift[move])
+
+
+cdef inline void play(const Geometry* g, int move, mask_t mover, mask_t opponent,
+                      mask_t* next_mover, mask_t* next_opponent) noexcept nogil:
+    """Apply a legal move. The result is seen from the next player: the old opponent moves."""
+    next_mover[0] = slide(g, move, opponent)
+    next_opponent[0] = slide(g, move, mover) | g.move_target[move]
+
+
+cdef inline int popcount(mask_t x) noexcept nogil:
+    return __builtin_popcount(x)
+
+
+cdef inline int count_moves(const Geometry* g, mask_t opponent) noexcept nogil:
+    """Legal moves of a position that is not over: every border cube not the opponent's."""
+    return 3 * popcount(g.edges & ~opponent) + 2 * popcount(g.corners & ~opponent)
+
+
+cdef inline mask_t transform(const Geometry* g, int symmetry, mask_t cubes) noexcept nogil:
+    return (g.symmetry_bytes[symmetry][0][cubes & 0xFF]
+            | g.symmetry_bytes[symmetry][1][(cubes >> 8) & 0xFF]
+            | g.symmetry_bytes[symmetry][2][(cubes >> 16) & 0xFF]
+            | g.symmetry_bytes[symmetry][3][cubes >> 24])
+
+
+cdef inline uint64_t pack(const Geometry* g, mask_t mover, mask_t opponent) noexcept nogil:
+    return <uint64_t>mover | (<uint64_t>opponent << g.cell_count)
+
+
+cdef inline uint64_t canonical(const Geometry* g, mask_t mover, mask_t opponent,
+                               int* symmetry) noexcept nogil:
+    """The least packed position among the 8 images; ``symmetry`` receives the symmetry that
+    produces it."""
+    cdef uint64_t best = pack(g, mover, opponent), candidate
+    cdef int k
+    symmetry[0] = 0
+    for k in range(1, SYMMETRIES):
+        candidate = pack(g, transform(g, k, mover), transform(g, k, opponent))
+        if candidate < best:
+            best = candidate
+            symmetry[0] = k
+    return best
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser: a bijection that spreads packed positions over all 64 bits
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+

@@ -1,0 +1,175 @@
+"""Pure-Python twin of the Cython engine: the rules on a grid of cells, no bit tricks.
+
+It is the test oracle for ``_engine`` and the fallback when ``QUIXO_PURE_PYTHON=1``. It
+speaks the same functions as ``_engine`` (masks in and out, so callers need not care which
+one they have), but converts the masks to a grid at once and plays on the grid: rows are
+lists read top to bottom, as a position string is written, and a push really slides a list.
+"""
+from __future__ import annotations
+
+from .errors import DepthError
+from .geometry import check_masks, check_size
+
+BLANK, MOVER, OPPONENT = 0, 1, 2
+
+
+def _grid(size: int, mover: int, opponent: int) -> list[list[int]]:
+    """Rows from the top (rank N) down; cell (row, col) is square (N-1-row)*N + col."""
+    check_size(size)
+    check_masks(size, mover, opponent)
+    grid = []
+    for row in range(size):
+        cells = []
+        for col in range(size):
+            sq = (size - 1 - row) * size + col
+            if mover >> sq & 1:
+                cells.append(MOVER)
+            elif opponent >> sq & 1:
+                cells.append(OPPONENT)
+            else:
+                cells.append(BLANK)
+        grid.append(cells)
+    return grid
+
+
+def _masks(grid: list[list[int]]) -> tuple[int, int]:
+    size = len(grid)
+    masks = {MOVER: 0, OPPONENT: 0, BLANK: 0}
+    for row in range(size):
+        for col in range(size):
+            masks[grid[row][col]] |= 1 << ((size - 1 - row) * size + col)
+    return masks[MOVER], masks[OPPONENT]
+
+
+def _square(size: int, row: int, col: int) -> int:
+    return (size - 1 - row) * size + col
+
+
+def _cell(size: int, sq: int) -> tuple[int, int]:
+    rank_index, col = divmod(sq, size)
+    return size - 1 - rank_index, col
+
+
+def _shows_line(grid: list[list[int]], who: int) -> bool:
+    size = len(grid)
+    candidates = [row for row in grid]
+    candidates += [[grid[r][c] for r in range(size)] for c in range(size)]
+    candidates.append([grid[i][i] for i in range(size)])
+    candidates.append([grid[i][size - 1 - i] for i in range(size)])
+    return any(all(cell == who for cell in line) for line in candidates)
+
+
+def _status(grid: list[list[int]]) -> int:
+    if _shows_line(grid, MOVER):
+        return 1
+    if _shows_line(grid, OPPONENT):
+        return -1
+    return 0
+
+
+def _grid_moves(grid: list[list[int]]) -> list[tuple[int, int]]:
+    size = len(grid)
+    if _status(grid) != 0:
+        return []
+    result = []
+    for row in range(size):
+        for col in range(size):
+            on_edge = row in (0, size - 1) or col in (0, size - 1)
+            if not on_edge or grid[row][col] == OPPONENT:
+                continue
+            ends = {(row, 0), (row, size - 1), (0, col), (size - 1, col)} - {(row, col)}
+            for end in ends:
+                result.append((_square(size, row, col), _square(size, *end)))
+    return sorted(result)
+
+
+def _grid_play(grid: list[list[int]], source: int, target: int) -> list[list[int]]:
+    """The grid after the move, with the roles swapped (the opponent is now to move)."""
+    size = len(grid)
+    (row, col), (end_row, end_col) = _cell(size, source), _cell(size, target)
+    new = [list(cells) for cells in grid]
+    if row == end_row:
+        path = [(row, c) for c in _walk(end_col, col)]
+    else:
+        path = [(r, col) for r in _walk(end_row, row)]
+    # path runs from the target end to the hole: each cube moves one step along it
+    values = [new[r][c] for r, c in path]
+    shifted = [MOVER] + values[:-1]
+    for (r, c), value in zip(path, shifted):
+        new[r][c] = value
+    swap = {MOVER: OPPONENT, OPPONENT: MOVER, BLANK: BLANK}
+    return [[swap[cell] for cell in cells] for cells in new]
+
+
+def _walk(start: int, stop: int) -> range:
+    step = 1 if stop >= start else -1
+    return range(start, stop + step, step)
+
+
+def legal_moves(size, mover, opponent):
+    return _grid_moves(_grid(size, mover, opponent))
+
+
+def play_move(size, mover, opponent, source, target):
+    return _masks(_grid_play(_grid(size, mover, opponent), source, target))
+
+
+def position_status(size, mover, opponent):
+    return _status(_grid(size, mover, opponent))
+
+
+def _rotate_clockwise(grid):
+    return [list(row) for row in zip(*grid[::-1])]
+
+
+def _mirror(grid):
+    return [row[::-1] for row in grid]
+
+
+def _symmetric_grid(grid, symmetry):
+    for _ in range(symmetry % 4):
+        grid = _rotate_clockwise(grid)
+    return _mirror(grid) if symmetry >= 4 else grid
+
+
+def transform_mask(size, symmetry, cubes):
+    if not 0 <= symmetry < 8:
+        raise ValueError(f"symmetry must be 0..7, not {symmetry}")
+    return _masks(_symmetric_grid(_grid(size, cubes, 0), symmetry))[0]
+
+
+def canonical_position(size, mover, opponent):
+    grid = _grid(size, mover, opponent)
+    images = []
+    for symmetry in range(8):
+        m, o = _masks(_symmetric_grid(grid, symmetry))
+        images.append((m | o << (size * size), symmetry, m, o))
+    packed, symmetry, m, o = min(images)
+    return m, o, symmetry
+
+
+def position_key(size, mover, opponent):
+    check_size(size)
+    check_masks(size, mover, opponent)
+    x = (mover | (opponent << (size * size))) ^ (size << 56)
+    mask = (1 << 64) - 1
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+    return x ^ (x >> 31)
+
+
+def perft(size, mover, opponent, depth, threads=0):
+    grid = _grid(size, mover, opponent)
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
+    return _grid_perft(grid, depth)
+
+
+def _grid_perft(grid, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for source, target in _grid_moves(grid):
+        child = _grid_play(grid, source, target)
+        total += 1 if _status(child) != 0 else _grid_perft(child, depth - 1)
+    return total

@@ -1,0 +1,29 @@
+"""Exceptions of the Quixo package. Everything raised for bad input is a ``ValueError``."""
+
+
+class QuixoError(ValueError):
+    """Base of the errors raised for bad input."""
+
+
+class BoardSizeError(QuixoError):
+    """A board size other than 3, 4 or 5."""
+
+
+class PositionError(QuixoError):
+    """A position string that cannot be read."""
+
+
+class MoveError(QuixoError):
+    """A move that is malformed, or does not exist on this board."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules forbid in this position."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move asked for in a position where the game is over."""
+
+
+class DepthError(QuixoError):
+    """A negative or non-integer search depth."""

@@ -1,0 +1,65 @@
+"""The quixo command line: JSON shapes of SPEC, and clear errors with exit status 2."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from quixo_solver.cli import main
+
+EMPTY_4 = "..../..../..../.... X"
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_perft_json(capsys):
+    status, out, _ = run(capsys, "perft", EMPTY_4, "3", "--json")
+    payload = json.loads(out)
+    assert status == 0
+    assert (payload["position"], payload["depth"], payload["nodes"]) == (EMPTY_4, 3, 28312)
+
+
+def test_perft_divide_json_lists_every_move(capsys):
+    status, out, _ = run(capsys, "perft", "...../...../...../...../..... X", "2", "--divide",
+                         "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["nodes"] == 1836
+    assert len(payload["divide"]) == 44
+    assert sum(entry["nodes"] for entry in payload["divide"]) == 1836
+
+
+def test_perft_text(capsys):
+    status, out, _ = run(capsys, "perft", ".../.../... x", "2")
+    assert status == 0 and "nodes: 356" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["perft", "...../...../...../...../..... Q", "2"], "X or O"),
+    (["perft", "..../..../..../... X", "2"], "cells"),
+    (["perft", EMPTY_4, "-3"], "0 or more"),
+    (["perft", EMPTY_4, "two"], "whole number"),
+    (["perft", EMPTY_4], "required"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_a_message(capsys, argv, fragment):
+    try:
+        status = main(argv)
+    except SystemExit as exit:  # argparse's own usage errors
+        status = exit.code
+    err = capsys.readouterr().err
+    assert status == 2
+    assert fragment in err
+    assert "Traceback" not in err
+
+
+def test_the_installed_command_runs_as_a_module():
+    result = subprocess.run(
+        [sys.executable, "-m", "quixo_solver", "perft", "...../...../...../...../..... Z", "1"],
+        capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "player to move must be X or O" in result.stderr
+    assert "Traceback" not in result.stderr
