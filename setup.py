@@ -67,6 +67,8 @@ def extension(name: str) -> Extension:
 
 EXTENSIONS = [
     extension("quixo_solver._engine"),
+    extension("quixo_solver._index"),
+    extension("quixo_solver._retro"),
 ]
 
 setup(

@@ -1,0 +1,68 @@
+# Perfect index of a class: the positions with `a` cubes for the mover and `b` for the
+# opponent on an N x N board (n = N*N cells, k = a + b occupied).
+#
+#     index = rank(occupied squares) * C(k, a) + rank(mover's cubes among the occupied squares)
+#
+# rank() is the colex rank of a set, sum over its elements p_0 < p_1 < ... of C(p_i, i + 1),
+# so every class is numbered 0 .. C(n, k) * C(k, a) - 1 with no gaps, and the positions
+# sharing one set of occupied squares form a block of C(k, a) consecutive indices.
+#
+# The kernels work a byte of the mask at a time through tables (no BMI2 needed):
+#   rank:  RANK_BYTE[j][byte][elements below byte j]
+#   pext:  PEXT_BYTE[occupied byte][mover byte] -> the mover's bits packed to the bottom
+#   pdep:  PDEP_BYTE[occupied byte][packed bits] -> the reverse
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+from ._engine cimport mask_t, popcount
+
+cdef uint64_t BINOMIAL[26][26]
+cdef uint32_t RANK_BYTE[4][256][26]
+cdef uint8_t PEXT_BYTE[256][256]
+cdef uint8_t PDEP_BYTE[256][256]
+
+
+cdef inline uint64_t set_rank(mask_t members) noexcept nogil:
+    cdef int below1 = popcount(members & 0xFF)
+    cdef int below2 = below1 + popcount(members & 0xFF00)
+    cdef int below3 = below2 + popcount(members & 0xFF0000)
+    return (<uint64_t>RANK_BYTE[0][members & 0xFF][0] + RANK_BYTE[1][(members >> 8) & 0xFF][below1]
+            + RANK_BYTE[2][(members >> 16) & 0xFF][below2] + RANK_BYTE[3][members >> 24][below3])
+
+
+cdef inline mask_t pext(mask_t bits, mask_t within) noexcept nogil:
+    """The bits of ``bits`` that lie on ``within``, packed to the bottom in order."""
+    cdef int below1 = popcount(within & 0xFF)
+    cdef int below2 = below1 + popcount(within & 0xFF00)
+    cdef int below3 = below2 + popcount(within & 0xFF0000)
+    return (<mask_t>PEXT_BYTE[within & 0xFF][bits & 0xFF]
+            | <mask_t>PEXT_BYTE[(within >> 8) & 0xFF][(bits >> 8) & 0xFF] << below1
+            | <mask_t>PEXT_BYTE[(within >> 16) & 0xFF][(bits >> 16) & 0xFF] << below2
+            | <mask_t>PEXT_BYTE[within >> 24][(bits >> 24) & 0xFF] << below3)
+
+
+cdef inline mask_t pdep(mask_t packed, mask_t within) noexcept nogil:
+    """Spread the low bits of ``packed`` over the squares of ``within``, in order."""
+    cdef int below1 = popcount(within & 0xFF)
+    cdef int below2 = below1 + popcount(within & 0xFF00)
+    cdef int below3 = below2 + popcount(within & 0xFF0000)
+    return (<mask_t>PDEP_BYTE[within & 0xFF][packed & 0xFF]
+            | <mask_t>PDEP_BYTE[(within >> 8) & 0xFF][(packed >> below1) & 0xFF] << 8
+            | <mask_t>PDEP_BYTE[(within >> 16) & 0xFF][(packed >> below2) & 0xFF] << 16
+            | <mask_t>PDEP_BYTE[within >> 24][(packed >> below3) & 0xFF] << 24)
+
+
+cdef inline uint64_t class_index(mask_t mover, mask_t opponent) noexcept nogil:
+    """Index of a position in its own class (the class follows from the two counts)."""
+    cdef mask_t occupied = mover | opponent
+    return (set_rank(occupied) * BINOMIAL[popcount(occupied)][popcount(mover)]
+            + set_rank(pext(mover, occupied)))
+
+
+cdef inline mask_t next_subset(mask_t x) noexcept nogil:
+    """The next set with as many elements in colex order (Gosper's hack); x != 0."""
+    cdef mask_t low = x & (~x + 1)
+    cdef mask_t ripple = x + low
+    return ripple | (((x ^ ripple) >> 2) // low)
+
+
+cdef mask_t set_at_rank(uint64_t rank, int count, int universe) noexcept nogil

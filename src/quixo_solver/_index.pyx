@@ -1,0 +1,108 @@
+"""Perfect indexing of Quixo classes (see _index.pxd for the formula), and its Python face."""
+from libc.stdint cimport uint32_t, uint64_t
+
+import numpy as np
+
+from . import geometry as _geometry
+from .errors import PositionError
+
+
+cdef void _fill_tables() noexcept:
+    cdef int n, k, j, value, below, p, r, occupied, bits, out, i
+    cdef uint64_t total
+    for n in range(26):
+        for k in range(26):
+            BINOMIAL[n][k] = 0
+        BINOMIAL[n][0] = 1
+        for k in range(1, n + 1):
+            BINOMIAL[n][k] = BINOMIAL[n - 1][k - 1] + (BINOMIAL[n - 1][k] if k < n else 0)
+    for j in range(4):
+        for value in range(256):
+            for below in range(26):
+                total = 0
+                r = 0
+                for p in range(8):
+                    if value >> p & 1:
+                        if 8 * j + p < 26 and below + r + 1 < 26:
+                            total += BINOMIAL[8 * j + p][below + r + 1]
+                        r += 1
+                RANK_BYTE[j][value][below] = <uint32_t>total
+    for occupied in range(256):
+        for bits in range(256):
+            out = 0
+            i = 0
+            for p in range(8):
+                if occupied >> p & 1:
+                    if bits >> p & 1:
+                        out |= 1 << i
+                    i += 1
+            PEXT_BYTE[occupied][bits] = out
+            out = 0
+            i = 0
+            for p in range(8):
+                if occupied >> p & 1:
+                    if bits >> i & 1:
+                        out |= 1 << p
+                    i += 1
+            PDEP_BYTE[occupied][bits] = out
+
+
+_fill_tables()
+
+
+cdef mask_t set_at_rank(uint64_t rank, int count, int universe) noexcept nogil:
+    # Greedy descent of the combinatorial number system: the largest element first.
+    cdef mask_t result = 0
+    cdef int p = universe - 1
+    while count > 0:
+        while BINOMIAL[p][count] > rank:
+            p -= 1
+        rank -= BINOMIAL[p][count]
+        result |= (<mask_t>1) << p
+        count -= 1
+        p -= 1
+    return result
+
+
+def class_size(int size, int mover_count, int opponent_count):
+    """Number of positions of a class (every arrangement, terminal ones included)."""
+    _geometry.check_size(size)
+    cells = size * size
+    if mover_count < 0 or opponent_count < 0 or mover_count + opponent_count > cells:
+        raise PositionError(f"no class ({mover_count}, {opponent_count}) on a {size}x{size} board")
+    occupied = mover_count + opponent_count
+    return int(BINOMIAL[cells][occupied] * BINOMIAL[occupied][mover_count])
+
+
+def position_index(int size, mover, opponent):
+    """Index of (mover, opponent) in its class (popcount(mover), popcount(opponent))."""
+    _geometry.check_size(size)
+    _geometry.check_masks(size, mover, opponent)
+    return int(class_index(mover, opponent))
+
+
+def position_at(int size, int mover_count, int opponent_count, index):
+    """The (mover, opponent) masks at ``index`` of a class: the inverse of position_index."""
+    total = class_size(size, mover_count, opponent_count)
+    if not 0 <= index < total:
+        raise PositionError(f"index {index} is outside class ({mover_count}, {opponent_count}), "
+                            f"which has {total} positions")
+    occupied_count = mover_count + opponent_count
+    block, offset = divmod(index, int(BINOMIAL[occupied_count][mover_count]))
+    cdef mask_t occupied = set_at_rank(block, occupied_count, size * size)
+    cdef mask_t mover = pdep(set_at_rank(offset, mover_count, occupied_count), occupied)
+    return int(mover), int(occupied & ~mover)
+
+
+def subsets_in_order(int count, int universe):
+    """Every ``count``-element subset of range(universe) as a mask, in colex (rank) order."""
+    cdef uint64_t total = BINOMIAL[universe][count], i
+    result = np.empty(total, dtype=np.uint32)
+    cdef uint32_t[::1] out = result
+    cdef mask_t subset = ((<mask_t>1) << count) - 1
+    with nogil:
+        for i in range(total):
+            out[i] = subset
+            if count > 0 and i + 1 < total:
+                subset = next_subset(subset)
+    return result
