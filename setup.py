@@ -69,6 +69,7 @@ EXTENSIONS = [
     extension("quixo_solver._engine"),
     extension("quixo_solver._index"),
     extension("quixo_solver._retro"),
+    extension("quixo_solver._verify"),
 ]
 
 setup(

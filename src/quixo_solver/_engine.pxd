@@ -7,7 +7,21 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 cdef extern from *:
-    int __builtin_popcount(unsigned int) nogil
+    """
+    /* Without a popcnt-capable target (we never assume one), __builtin_popcount becomes a
+       libgcc call: a SWAR count inlines to a dozen integer operations instead. */
+    static inline int quixo_popcount(unsigned int x) {
+    #if defined(__POPCNT__)
+        return __builtin_popcount(x);
+    #else
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)((x * 0x01010101u) >> 24);
+    #endif
+    }
+    """
+    int quixo_popcount(unsigned int) nogil
 
 ctypedef uint32_t mask_t
 
@@ -42,6 +56,11 @@ cdef struct Geometry:
     uint8_t move_source_square[MAX_MOVES]
     uint8_t move_target_square[MAX_MOVES]
     uint8_t move_index[MAX_CELLS][MAX_CELLS]   # NO_MOVE where (source, target) is no move
+    uint8_t source_first_move[MAX_CELLS]       # moves from a square: first, first + count
+    uint8_t source_move_count[MAX_CELLS]
+    uint8_t target_moves[MAX_MOVES]            # move numbers grouped by target square:
+    uint8_t target_first_move[MAX_CELLS]       # target_moves[first .. first + count]
+    uint8_t target_move_count[MAX_CELLS]
     mask_t lines[MAX_LINES]
     # symmetry k of a mask is the OR of symmetry_bytes[k][j][byte j of the mask], j = 0..3
     mask_t symmetry_bytes[SYMMETRIES][4][256]
@@ -82,7 +101,7 @@ cdef inline void play(const Geometry* g, int move, mask_t mover, mask_t opponent
 
 
 cdef inline int popcount(mask_t x) noexcept nogil:
-    return __builtin_popcount(x)
+    return quixo_popcount(x)
 
 
 cdef inline int count_moves(const Geometry* g, mask_t opponent) noexcept nogil:

@@ -50,6 +50,16 @@ cdef void _fill(int size) except *:
         g.move_source_square[i] = p.source
         g.move_target_square[i] = p.target
         g.move_index[p.source][p.target] = i
+        if g.source_move_count[p.source] == 0:
+            g.source_first_move[p.source] = i
+        g.source_move_count[p.source] += 1
+    by_target = sorted(range(len(pushes)), key=lambda m: (pushes[m].target, m))
+    for i, move in enumerate(by_target):
+        target = pushes[move].target
+        g.target_moves[i] = move
+        if g.target_move_count[target] == 0:
+            g.target_first_move[target] = i
+        g.target_move_count[target] += 1
     lines = _geometry.lines(size)
     g.line_count = len(lines)
     for i, line in enumerate(lines):

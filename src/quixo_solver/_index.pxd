@@ -21,41 +21,60 @@ cdef uint8_t PEXT_BYTE[256][256]
 cdef uint8_t PDEP_BYTE[256][256]
 
 
+cdef inline uint32_t bits_below_bytes(mask_t x) noexcept nogil:
+    """Byte j (j = 1, 2, 3) of the result counts the bits of x in bytes 0 .. j - 1: one SWAR
+    pass replaces three popcounts."""
+    x = x - ((x >> 1) & 0x55555555u)
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u)
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu
+    return x * 0x01010100u
+
+
+cdef inline uint64_t rank_with(mask_t members, uint32_t below) noexcept nogil:
+    return (<uint64_t>RANK_BYTE[0][members & 0xFF][0]
+            + RANK_BYTE[1][(members >> 8) & 0xFF][(below >> 8) & 0xFF]
+            + RANK_BYTE[2][(members >> 16) & 0xFF][(below >> 16) & 0xFF]
+            + RANK_BYTE[3][members >> 24][below >> 24])
+
+
 cdef inline uint64_t set_rank(mask_t members) noexcept nogil:
-    cdef int below1 = popcount(members & 0xFF)
-    cdef int below2 = below1 + popcount(members & 0xFF00)
-    cdef int below3 = below2 + popcount(members & 0xFF0000)
-    return (<uint64_t>RANK_BYTE[0][members & 0xFF][0] + RANK_BYTE[1][(members >> 8) & 0xFF][below1]
-            + RANK_BYTE[2][(members >> 16) & 0xFF][below2] + RANK_BYTE[3][members >> 24][below3])
+    return rank_with(members, bits_below_bytes(members))
+
+
+cdef inline mask_t pext_with(mask_t bits, mask_t within, uint32_t below) noexcept nogil:
+    return (<mask_t>PEXT_BYTE[within & 0xFF][bits & 0xFF]
+            | <mask_t>PEXT_BYTE[(within >> 8) & 0xFF][(bits >> 8) & 0xFF] << ((below >> 8) & 0xFF)
+            | <mask_t>PEXT_BYTE[(within >> 16) & 0xFF][(bits >> 16) & 0xFF] << ((below >> 16) & 0xFF)
+            | <mask_t>PEXT_BYTE[within >> 24][(bits >> 24) & 0xFF] << (below >> 24))
 
 
 cdef inline mask_t pext(mask_t bits, mask_t within) noexcept nogil:
     """The bits of ``bits`` that lie on ``within``, packed to the bottom in order."""
-    cdef int below1 = popcount(within & 0xFF)
-    cdef int below2 = below1 + popcount(within & 0xFF00)
-    cdef int below3 = below2 + popcount(within & 0xFF0000)
-    return (<mask_t>PEXT_BYTE[within & 0xFF][bits & 0xFF]
-            | <mask_t>PEXT_BYTE[(within >> 8) & 0xFF][(bits >> 8) & 0xFF] << below1
-            | <mask_t>PEXT_BYTE[(within >> 16) & 0xFF][(bits >> 16) & 0xFF] << below2
-            | <mask_t>PEXT_BYTE[within >> 24][(bits >> 24) & 0xFF] << below3)
+    return pext_with(bits, within, bits_below_bytes(within))
 
 
 cdef inline mask_t pdep(mask_t packed, mask_t within) noexcept nogil:
     """Spread the low bits of ``packed`` over the squares of ``within``, in order."""
-    cdef int below1 = popcount(within & 0xFF)
-    cdef int below2 = below1 + popcount(within & 0xFF00)
-    cdef int below3 = below2 + popcount(within & 0xFF0000)
+    cdef uint32_t below = bits_below_bytes(within)
     return (<mask_t>PDEP_BYTE[within & 0xFF][packed & 0xFF]
-            | <mask_t>PDEP_BYTE[(within >> 8) & 0xFF][(packed >> below1) & 0xFF] << 8
-            | <mask_t>PDEP_BYTE[(within >> 16) & 0xFF][(packed >> below2) & 0xFF] << 16
-            | <mask_t>PDEP_BYTE[within >> 24][(packed >> below3) & 0xFF] << 24)
+            | <mask_t>PDEP_BYTE[(within >> 8) & 0xFF][(packed >> ((below >> 8) & 0xFF)) & 0xFF] << 8
+            | <mask_t>PDEP_BYTE[(within >> 16) & 0xFF][(packed >> ((below >> 16) & 0xFF)) & 0xFF] << 16
+            | <mask_t>PDEP_BYTE[within >> 24][(packed >> (below >> 24)) & 0xFF] << 24)
+
+
+cdef inline uint64_t index_in_class(mask_t mover, mask_t opponent,
+                                    uint64_t block_size) noexcept nogil:
+    """Index of a position in its class, whose blocks (C(k, a)) the caller knows."""
+    cdef mask_t occupied = mover | opponent
+    cdef uint32_t below = bits_below_bytes(occupied)
+    return (rank_with(occupied, below) * block_size
+            + set_rank(pext_with(mover, occupied, below)))
 
 
 cdef inline uint64_t class_index(mask_t mover, mask_t opponent) noexcept nogil:
     """Index of a position in its own class (the class follows from the two counts)."""
-    cdef mask_t occupied = mover | opponent
-    return (set_rank(occupied) * BINOMIAL[popcount(occupied)][popcount(mover)]
-            + set_rank(pext(mover, occupied)))
+    return index_in_class(mover, opponent,
+                          BINOMIAL[popcount(mover | opponent)][popcount(mover)])
 
 
 cdef inline mask_t next_subset(mask_t x) noexcept nogil:

@@ -9,7 +9,7 @@ player to move (value_codes.py):
 
 The build (tablebase/builder.py) runs, for a pair:
   1. ``initialise`` on each class: terminal positions get their 0-ply value; every other
-     position counts its internal moves in ``remaining`` and looks its external children up:
+     position counts its internal moves (``remaining``) and looks its external children up:
      a losing child makes it a (tentative) win, and a position without internal moves is
      settled at once.
   2. ``propagate(n)`` for n = 1, 2, ... on each class, until n - 1 passes the largest plies
@@ -18,38 +18,52 @@ The build (tablebase/builder.py) runs, for a pair:
      a win takes one from each undecided parent's ``remaining``, and the parent whose count
      reaches 0 is a loss in max(n, 1 + its longest external win), unless an external child
      is a draw. Plies are exact because n only grows.
+While a pair is solved, each position is one uint16 word: the value code in the low 10 bits
+and ``remaining`` in the high 6 (at most 44 moves), so that an un-move touches one word; the
+remaining bits are dropped once the position has a value. Codes above 10 bits (a win in more
+than 510 plies) set the overflow flag instead, and the build refuses the pair.
 Both kernels are nogil and split the class into chunks over the cores (OpenMP); the result
 does not depend on the thread count.
 """
 from cython.parallel cimport prange
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
 from ._engine cimport (
     Geometry, geometry_of, has_line, mask_t, play, popcount, slide,
 )
-from ._index cimport BINOMIAL, class_index, next_subset, pdep, set_at_rank
+from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 
 cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+
+cdef extern from *:
     """
-    static inline unsigned char quixo_atomic_decrement(unsigned char *p) {
-        return __atomic_sub_fetch(p, 1, __ATOMIC_RELAXED);
-    }
     static inline void quixo_atomic_store16(unsigned short *p, unsigned short v) {
         __atomic_store_n(p, v, __ATOMIC_RELAXED);
     }
     static inline unsigned short quixo_atomic_load16(unsigned short *p) {
         return __atomic_load_n(p, __ATOMIC_RELAXED);
     }
+    static inline int quixo_compare_exchange16(unsigned short *p, unsigned short expected,
+                                               unsigned short desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED);
+    }
     """
-    uint8_t quixo_atomic_decrement(uint8_t* p) noexcept nogil
     void quixo_atomic_store16(uint16_t* p, uint16_t v) noexcept nogil
     uint16_t quixo_atomic_load16(uint16_t* p) noexcept nogil
+    bint quixo_compare_exchange16(uint16_t* p, uint16_t expected, uint16_t desired) noexcept nogil
 
 DEF CHUNK = 16384
 DEF NO_PLIES = 0x7FFF
+DEF CODE_BITS = 10
+DEF CODE_MASK = 0x3FF
+DEF ONE_MOVE = 0x400
+DEF LONGEST_PLIES = 510     # the longest loss whose code fits in CODE_BITS (a win: 511)
+DEF OVERFLOW = 0x7FFFFFFF
 
 
 cdef inline uint16_t win_in(int plies) noexcept nogil:
@@ -60,8 +74,8 @@ cdef inline uint16_t loss_in(int plies) noexcept nogil:
     return <uint16_t>(2 * plies + 2)
 
 
-cdef inline int plies_of(uint16_t value) noexcept nogil:
-    return (value - 1) >> 1
+cdef inline int plies_of(uint16_t code) noexcept nogil:
+    return (code - 1) >> 1
 
 
 cdef struct External:
@@ -71,39 +85,40 @@ cdef struct External:
 
 
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
-                                      const uint16_t* children) noexcept nogil:
+                                      const uint16_t* children,
+                                      uint64_t children_block) noexcept nogil:
     """The values of the children reached by taking a blank (class one cube larger)."""
     cdef External found
-    cdef mask_t blanks = g.full & ~(mover | opponent)
+    cdef mask_t sources = g.full & ~(mover | opponent) & (g.edges | g.corners)
     cdef mask_t child_mover, child_opponent
-    cdef uint16_t value
-    cdef int move
+    cdef uint16_t code
+    cdef int move, square, last
     found.shortest_loss = NO_PLIES
     found.longest_win = -1
     found.draw = False
-    if blanks == 0:
-        return found
-    for move in range(g.move_count):
-        if not (g.move_source[move] & blanks):
-            continue
-        play(g, move, mover, opponent, &child_mover, &child_opponent)
-        value = children[class_index(child_mover, child_opponent)]
-        if value == 0:
-            found.draw = True
-        elif value & 1:
-            if plies_of(value) > found.longest_win:
-                found.longest_win = plies_of(value)
-        elif plies_of(value) < found.shortest_loss:
-            found.shortest_loss = plies_of(value)
+    while sources:
+        square = __builtin_ctz(sources)
+        sources &= sources - 1
+        last = g.source_first_move[square] + g.source_move_count[square]
+        for move in range(g.source_first_move[square], last):
+            play(g, move, mover, opponent, &child_mover, &child_opponent)
+            code = children[index_in_class(child_mover, child_opponent, children_block)]
+            if code == 0:
+                found.draw = True
+            elif code & 1:
+                if plies_of(code) > found.longest_win:
+                    found.longest_win = plies_of(code)
+            elif plies_of(code) < found.shortest_loss:
+                found.shortest_loss = plies_of(code)
     return found
 
 
-cdef inline uint16_t settled_loss(External found, int at_least) noexcept nogil:
-    """Value of a position whose internal children are all wins: a loss, unless an external
-    child is a draw."""
+cdef inline int settled_loss_plies(External found, int at_least) noexcept nogil:
+    """Plies of a position whose internal children are all wins, -1 if it is a draw (an
+    external child is one)."""
     if found.draw:
-        return 0
-    return loss_in(at_least if at_least > found.longest_win + 1 else found.longest_win + 1)
+        return -1
+    return at_least if at_least > found.longest_win + 1 else found.longest_win + 1
 
 
 cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
@@ -114,138 +129,173 @@ cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept n
         ((cubes & back) << g.move_right_shift[move]) >> g.move_left_shift[move])
 
 
+def _class_size(int size, int mover_count, int opponent_count):
+    cdef int occupied = mover_count + opponent_count
+    return int(BINOMIAL[size * size][occupied] * BINOMIAL[occupied][mover_count])
+
+
 cdef class ClassSide:
-    """One class of the pair being solved, with the arrays the kernels read and write."""
-    cdef public int mover_count, opponent_count
-    cdef public object values, remaining, external, subsets
-    cdef uint16_t[::1] values_view
-    cdef uint8_t[::1] remaining_view
+    """One class of the pair being solved: its packed words and the table it reads."""
+    cdef readonly int size, mover_count, opponent_count
+    cdef readonly uint64_t block, external_block    # C(k, a) of the class and of its next one
+    cdef readonly object words, external, subsets
+    cdef uint16_t[::1] words_view
     cdef const uint16_t[::1] external_view
     cdef const uint32_t[::1] subsets_view
 
-    def __init__(self, int mover_count, int opponent_count, values, remaining, external):
+    def __init__(self, int size, int mover_count, int opponent_count, external):
+        self.size = size
         self.mover_count = mover_count
         self.opponent_count = opponent_count
-        self.values = values
-        self.remaining = remaining
-        self.external = external
+        self.words = np.zeros(_class_size(size, mover_count, opponent_count), dtype=np.uint16)
+        self.external = np.ascontiguousarray(external, dtype=np.uint16)
         self.subsets = subsets_in_order(mover_count, mover_count + opponent_count)
-        self.values_view = values
-        self.remaining_view = remaining
-        self.external_view = external
+        self.block = BINOMIAL[mover_count + opponent_count][mover_count]
+        # taking a blank leads to class (opponent_count, mover_count + 1)
+        self.external_block = (BINOMIAL[mover_count + opponent_count + 1][opponent_count]
+                               if mover_count + opponent_count < size * size else 0)
+        self.words_view = self.words
+        self.external_view = self.external
         self.subsets_view = self.subsets
 
+    def values(self):
+        """The solved value codes, in place of the words: call once, after the last step."""
+        np.bitwise_and(self.words, CODE_MASK, out=self.words)
+        return self.words
 
-cdef inline void _first_position(int cells, int occupied_count, uint64_t block_size,
-                                 uint64_t start, mask_t* occupied, uint64_t* offset) noexcept nogil:
-    occupied[0] = set_at_rank(start // block_size, occupied_count, cells)
-    offset[0] = start % block_size
+
+cdef inline int _record(int32_t* longest, int plies) noexcept nogil:
+    if plies > LONGEST_PLIES:
+        longest[0] = OVERFLOW
+    elif plies > longest[0]:
+        longest[0] = plies
+    return 0
 
 
-def initialise(int size, ClassSide side, int threads):
+def _longest(chunk_longest):
+    longest = int(np.max(chunk_longest))
+    if longest == OVERFLOW:
+        raise OverflowError(f"a position needs more than {LONGEST_PLIES} plies, beyond what "
+                            "the solver's packed words hold")
+    return longest
+
+
+def initialise(ClassSide side, int threads):
     """Step 1 on one class. Returns the largest plies assigned (-1 if none)."""
-    cdef const Geometry* g = geometry_of(size)
+    cdef const Geometry* g = geometry_of(side.size)
     cdef int occupied_count = side.mover_count + side.opponent_count
     cdef uint64_t block_size = BINOMIAL[occupied_count][side.mover_count]
-    cdef uint64_t total = BINOMIAL[g.cell_count][occupied_count] * block_size
+    cdef uint64_t total = side.words.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint16_t[::1] values = side.values_view
-    cdef uint8_t[::1] remaining = side.remaining_view
+    cdef uint16_t[::1] words = side.words_view
     cdef const uint32_t[::1] subsets = side.subsets_view
     cdef const uint16_t* external = &side.external_view[0] if side.external_view.shape[0] else NULL
-    cdef int32_t[::1] chunk_max = np.full(max(chunks, 1), -1, dtype=np.int32)
+    cdef uint64_t external_block = side.external_block
+    cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
     cdef uint64_t index, offset, stop
     cdef mask_t occupied, mover, opponent
-    cdef uint16_t value
+    cdef uint16_t word
     cdef External found
-    cdef int moves
+    cdef int moves, plies
     for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
-        _first_position(g.cell_count, occupied_count, block_size, index, &occupied, &offset)
+        occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
+        offset = index % block_size
         while index < stop:
             mover = pdep(subsets[offset], occupied)
             opponent = occupied & ~mover
-            moves = 0
+            plies = -1
             if has_line(g, mover):
-                value = win_in(0)
+                word = win_in(0)
+                plies = 0
             elif has_line(g, opponent):
-                value = loss_in(0)
+                word = loss_in(0)
+                plies = 0
             else:
                 moves = 3 * popcount(g.edges & mover) + 2 * popcount(g.corners & mover)
-                found = look_up_external(g, mover, opponent, external)
+                found = look_up_external(g, mover, opponent, external, external_block)
                 if found.shortest_loss != NO_PLIES:
-                    value = win_in(found.shortest_loss + 1)
+                    plies = found.shortest_loss + 1
+                    word = win_in(plies)
                 elif moves == 0:
-                    value = settled_loss(found, 0)
+                    plies = settled_loss_plies(found, 0)
+                    word = loss_in(plies) if plies >= 0 else 0
                 else:
-                    value = 0
-            values[index] = value
-            remaining[index] = moves
-            if value != 0 and plies_of(value) > chunk_max[chunk]:
-                chunk_max[chunk] = plies_of(value)
+                    word = <uint16_t>(moves * ONE_MOVE)
+            words[index] = word
+            if plies >= 0:
+                _record(&chunk_longest[chunk], plies)
             index = index + 1
             offset = offset + 1
             if offset == block_size and index < stop:
                 offset = 0
                 occupied = next_subset(occupied)
-    return int(np.max(chunk_max))
+    return _longest(chunk_longest)
 
 
-def propagate(int size, ClassSide frontier_side, ClassSide parent_side, int plies, int threads):
+def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int threads):
     """Step 2 for one n = ``plies``: un-move the positions of ``frontier_side`` whose value has
     n - 1 plies into ``parent_side``. Returns the largest plies assigned (-1 if none)."""
-    cdef const Geometry* g = geometry_of(size)
+    cdef const Geometry* g = geometry_of(frontier_side.size)
     cdef int occupied_count = frontier_side.mover_count + frontier_side.opponent_count
     cdef uint64_t block_size = BINOMIAL[occupied_count][frontier_side.mover_count]
-    cdef uint64_t total = BINOMIAL[g.cell_count][occupied_count] * block_size
+    cdef uint64_t total = frontier_side.words.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef const uint16_t[::1] values = frontier_side.values_view
+    cdef const uint16_t[::1] words = frontier_side.words_view
     cdef const uint32_t[::1] subsets = frontier_side.subsets_view
-    cdef uint16_t* parent_values = &parent_side.values_view[0]
-    cdef uint8_t* parent_remaining = &parent_side.remaining_view[0]
+    cdef uint16_t* parents = &parent_side.words_view[0]
     cdef const uint16_t* parent_external = (
         &parent_side.external_view[0] if parent_side.external_view.shape[0] else NULL)
-    cdef int32_t[::1] chunk_max = np.full(max(chunks, 1), -1, dtype=np.int32)
+    cdef uint64_t parent_block = parent_side.block
+    cdef uint64_t parent_external_block = parent_side.external_block
+    cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
     cdef uint16_t win_now = win_in(plies), loss_before = loss_in(plies - 1)
-    cdef uint16_t win_before = win_in(plies - 1), value, parent_value, settled
+    cdef uint16_t win_before = win_in(plies - 1), code, word
     cdef uint64_t index, block, stop, parent
-    cdef mask_t occupied, mover, opponent, parent_mover, parent_opponent
-    cdef int move
+    cdef mask_t occupied, mover, opponent, parent_mover, parent_opponent, targets
+    cdef int move, slot, square, last, settled
     for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
         block = <uint64_t>-1
         occupied = 0
         while index < stop:
-            value = values[index]
-            if value == win_before or value == loss_before:
+            code = words[index] & CODE_MASK
+            if code == win_before or code == loss_before:
                 if index // block_size != block:
                     block = index // block_size
                     occupied = set_at_rank(block, occupied_count, g.cell_count)
                 mover = pdep(subsets[index - block * block_size], occupied)
                 opponent = occupied & ~mover
-                for move in range(g.move_count):
-                    if not (opponent & g.move_target[move]):
-                        continue
-                    # the parent moved and handed over: its cubes are now `opponent`
-                    parent_mover = unslide(g, move, opponent & ~g.move_target[move]) | g.move_source[move]
-                    parent_opponent = unslide(g, move, mover)
-                    parent = class_index(parent_mover, parent_opponent)
-                    parent_value = quixo_atomic_load16(&parent_values[parent])
-                    if value == loss_before:
-                        if parent_value == 0 or (parent_value & 1 and parent_value > win_now):
-                            quixo_atomic_store16(&parent_values[parent], win_now)
-                            if plies > chunk_max[chunk]:
-                                chunk_max[chunk] = plies
-                    elif parent_value == 0:
-                        if quixo_atomic_decrement(&parent_remaining[parent]) == 0:
-                            settled = settled_loss(
+                # The parent's cube entered at a target that now shows the parent's symbol.
+                targets = opponent & (g.edges | g.corners)
+                while targets:
+                    square = __builtin_ctz(targets)
+                    targets = targets & (targets - 1)
+                    last = g.target_first_move[square] + g.target_move_count[square]
+                    for slot in range(g.target_first_move[square], last):
+                        move = g.target_moves[slot]
+                        parent_mover = (unslide(g, move, opponent & ~g.move_target[move])
+                                        | g.move_source[move])
+                        parent_opponent = unslide(g, move, mover)
+                        parent = index_in_class(parent_mover, parent_opponent, parent_block)
+                        word = quixo_atomic_load16(&parents[parent])
+                        if code == loss_before:
+                            if (word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > win_now):
+                                quixo_atomic_store16(&parents[parent], win_now)
+                                _record(&chunk_longest[chunk], plies)
+                            continue
+                        # a won child: one internal move fewer to hear from
+                        while (word & CODE_MASK) == 0 and not quixo_compare_exchange16(
+                                &parents[parent], word, word - ONE_MOVE):
+                            word = quixo_atomic_load16(&parents[parent])
+                        if (word & CODE_MASK) == 0 and word - ONE_MOVE < ONE_MOVE:
+                            settled = settled_loss_plies(
                                 look_up_external(g, parent_mover, parent_opponent,
-                                                 parent_external), plies)
-                            if settled != 0:
-                                quixo_atomic_store16(&parent_values[parent], settled)
-                                if plies_of(settled) > chunk_max[chunk]:
-                                    chunk_max[chunk] = plies_of(settled)
+                                                 parent_external, parent_external_block), plies)
+                            if settled >= 0:
+                                quixo_atomic_store16(&parents[parent], loss_in(settled))
+                                _record(&chunk_longest[chunk], settled)
             index = index + 1
-    return int(np.max(chunk_max))
+    return _longest(chunk_longest)

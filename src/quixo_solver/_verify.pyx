@@ -1,0 +1,88 @@
+"""The verifier's kernel: re-derives each position's value from its children, forward.
+
+It shares nothing with the generator's method (no un-moves, no move counters, no ply
+frontier): every legal move is played, every child is looked up, and the position's value
+must be exactly what best play makes of the children's values:
+    a losing child      -> win in 1 + the fewest plies among the losing children
+    else a drawn child  -> draw
+    else                -> loss in 1 + the most plies among the (winning) children
+Terminal positions must hold their 0-ply value (SPEC).
+"""
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
+
+import numpy as np
+
+from ._engine cimport (
+    Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
+    popcount, status,
+)
+from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
+
+
+cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t opponent,
+                                    const uint16_t* same_pair, const uint16_t* next_pair,
+                                    int mover_count) noexcept nogil:
+    cdef int position_status = status(g, mover, opponent)
+    cdef int move, fewest_loss = -1, most_win = -1
+    cdef bint draw = False
+    cdef mask_t child_mover, child_opponent
+    cdef uint16_t child
+    if position_status == STATUS_WIN:
+        return 1
+    if position_status == STATUS_LOSS:
+        return 2
+    for move in range(g.move_count):
+        if not is_legal(g, move, opponent):
+            continue
+        play(g, move, mover, opponent, &child_mover, &child_opponent)
+        if popcount(child_opponent) == mover_count:
+            child = same_pair[class_index(child_mover, child_opponent)]
+        else:
+            child = next_pair[class_index(child_mover, child_opponent)]
+        if child == 0:
+            draw = True
+        elif child & 1:
+            if (child - 1) >> 1 > most_win:
+                most_win = (child - 1) >> 1
+        elif fewest_loss < 0 or (child - 1) >> 1 < fewest_loss:
+            fewest_loss = (child - 1) >> 1
+    if fewest_loss >= 0:
+        return <uint16_t>(2 * (fewest_loss + 1) + 1)
+    if draw:
+        return 0
+    return <uint16_t>(2 * (most_win + 1) + 2)
+
+
+def verify_class(int size, int mover_count, int opponent_count, values, same_pair, next_pair,
+                 int threads, int report_limit=10):
+    """Check every position of class (mover_count, opponent_count). ``same_pair`` is the
+    table of class (opponent_count, mover_count), ``next_pair`` that of (opponent_count,
+    mover_count + 1) (empty on a full board). Returns (mismatches, first mismatching
+    indices)."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef const uint16_t[::1] own = values
+    cdef const uint16_t[::1] inside = same_pair
+    cdef const uint16_t[::1] outside = next_pair
+    cdef const uint16_t* outside_ptr = &outside[0] if outside.shape[0] else NULL
+    cdef int occupied_count = mover_count + opponent_count
+    cdef uint64_t block_size = BINOMIAL[occupied_count][mover_count]
+    cdef uint64_t blocks = BINOMIAL[g.cell_count][occupied_count]
+    cdef Py_ssize_t block
+    cdef uint64_t offset, index
+    cdef mask_t occupied, mover, subset
+    cdef int64_t[::1] bad_in_block = np.zeros(blocks, dtype=np.int64)
+    cdef int64_t[::1] first_bad = np.full(blocks, -1, dtype=np.int64)
+    for block in prange(blocks, nogil=True, schedule="dynamic", num_threads=threads):
+        occupied = set_at_rank(block, occupied_count, g.cell_count)
+        for offset in range(block_size):
+            index = block * block_size + offset
+            mover = pdep(set_at_rank(offset, mover_count, occupied_count), occupied)
+            if expected_value(g, mover, occupied & ~mover, &inside[0], outside_ptr,
+                              mover_count) != own[index]:
+                bad_in_block[block] += 1
+                if first_bad[block] < 0:
+                    first_bad[block] = index
+    bad = np.asarray(bad_in_block)
+    firsts = np.asarray(first_bad)
+    return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]

@@ -1,0 +1,83 @@
+"""Which classes a build solves, in which order, and what it will cost.
+
+A unit of work is a class pair {(a, b), (b, a)}: its positions move inside the pair (the
+mover takes an own cube) or into the pairs {(a + 1, b)} and {(a, b + 1)} (the mover takes a
+blank, which then shows the mover's symbol). So a pair needs exactly those two pairs, and
+solving by decreasing number of cubes meets every need. ``units`` states each unit's inputs
+and outputs explicitly, so that a scheduler other than ``builder.build`` (a cluster engine,
+say) can run them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._index import class_size
+from ..geometry import check_size
+
+BYTES_IN_MEMORY_PER_POSITION = 2   # one uint16 word (value code and move counter) while solving
+BYTES_ON_DISK_PER_POSITION = 2     # at most: values that fit are stored on one byte
+WORKING_SET_PER_SUBSET_TABLE = 4   # uint32 per subset of the occupied squares
+
+
+@dataclass(frozen=True)
+class Unit:
+    size: int
+    mover_count: int        # the pair is (mover_count, opponent_count) and its mirror;
+    opponent_count: int     # mover_count >= opponent_count
+
+    @property
+    def classes(self) -> tuple[tuple[int, int], ...]:
+        a, b = self.mover_count, self.opponent_count
+        return ((a, b),) if a == b else ((a, b), (b, a))
+
+    @property
+    def cubes(self) -> int:
+        return self.mover_count + self.opponent_count
+
+    @property
+    def needs(self) -> tuple[tuple[int, int], ...]:
+        """Classes whose tables must exist first: where taking a blank leads."""
+        if self.cubes == self.size * self.size:
+            return ()
+        return tuple(sorted({(b, a + 1) for a, b in self.classes}))
+
+    @property
+    def positions(self) -> int:
+        return sum(class_size(self.size, a, b) for a, b in self.classes)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Peak memory of solving this unit: its arrays and the tables it reads."""
+        own = self.positions * BYTES_IN_MEMORY_PER_POSITION
+        subsets = sum(class_size(self.size, a, b) // max(1, _blocks(self.size, a + b))
+                      for a, b in self.classes) * WORKING_SET_PER_SUBSET_TABLE
+        inputs = sum(class_size(self.size, a, b) for a, b in self.needs) * 2
+        return own + subsets + inputs
+
+    def __str__(self) -> str:
+        return f"pair ({self.mover_count}, {self.opponent_count})"
+
+
+def _blocks(size: int, cubes: int) -> int:
+    return class_size(size, cubes, 0)
+
+
+def units(size: int, max_blanks: int | None = None) -> list[Unit]:
+    """Every pair with at most ``max_blanks`` blank cubes (all of them for None), ordered so
+    that each unit comes after the units it needs."""
+    check_size(size)
+    cells = size * size
+    fewest_cubes = 0 if max_blanks is None else max(0, cells - max_blanks)
+    result = []
+    for cubes in range(cells, fewest_cubes - 1, -1):
+        for a in range(cubes, (cubes - 1) // 2, -1):
+            result.append(Unit(size, a, cubes - a))
+    return result
+
+
+def disk_bytes(plan: list[Unit]) -> int:
+    return sum(unit.positions for unit in plan) * BYTES_ON_DISK_PER_POSITION
+
+
+def memory_bytes(plan: list[Unit]) -> int:
+    return max((unit.memory_bytes for unit in plan), default=0)

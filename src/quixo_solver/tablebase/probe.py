@@ -1,0 +1,139 @@
+"""Reading tables: ``Tablebase`` answers for any position whose class has been built.
+
+>>> with Tablebase("~/.cache/quixo_solver/tablebases") as tablebase:   # doctest: +SKIP
+...     tablebase.probe_wdl(Board(size=4))          # 1: the player to move wins
+...     tablebase.probe_plies(Board(size=4))        # 21
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .._backend import engine
+from .._index import position_index
+from ..board import Board, Move
+from . import files, values
+from .files import TableHeader
+
+
+class MissingTableError(KeyError):
+    """The table of a position's class has not been built (or not found in the folder)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+def default_directory() -> Path:
+    """$QUIXO_TABLEBASE_DIR, else the user's cache folder."""
+    configured = os.environ.get("QUIXO_TABLEBASE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "quixo_solver" / "tablebases"
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    wdl: int              # +1 win, 0 draw, -1 loss for the player to move
+    plies: int | None     # None for a draw
+
+    @property
+    def value(self) -> str:
+        return values.WDL_NAMES[self.wdl]
+
+
+class Tablebase:
+    """The tables of one folder, memory-mapped on first use and checked when opened."""
+
+    def __init__(self, directory=None, *, check_data: bool = True) -> None:
+        self.directory = Path(directory).expanduser() if directory else default_directory()
+        self.check_data = check_data
+        self._tables: dict[tuple[int, int, int], tuple[TableHeader, np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> "Tablebase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._tables.clear()
+
+    def path(self, size: int, mover_count: int, opponent_count: int) -> Path:
+        return self.directory / files.table_name(size, mover_count, opponent_count)
+
+    def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
+        return self.path(size, mover_count, opponent_count).exists()
+
+    def table(self, size: int, mover_count: int, opponent_count: int):
+        """(header, values) of a class; MissingTableError if it is not built."""
+        key = (size, mover_count, opponent_count)
+        with self._lock:
+            if key not in self._tables:
+                path = self.path(*key)
+                if not path.exists():
+                    raise MissingTableError(
+                        f"no table for class ({mover_count}, {opponent_count}) of the "
+                        f"{size}x{size} board in {self.directory}")
+                self._tables[key] = files.open_table(path, check_data=self.check_data)
+            return self._tables[key]
+
+    def code(self, board: Board) -> int:
+        mover, opponent = board.mover_cubes, board.opponent_cubes
+        _, table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
+        return int(table[position_index(board.size, mover, opponent)])
+
+    def probe(self, board: Board) -> ProbeResult:
+        code = self.code(board)
+        return ProbeResult(values.wdl_of(code), values.plies_of(code))
+
+    def probe_wdl(self, board: Board) -> int:
+        """+1 if the player to move wins, 0 for a draw, -1 for a loss."""
+        return values.wdl_of(self.code(board))
+
+    def probe_plies(self, board: Board) -> int | None:
+        """Plies to the end with best play (SPEC); None for a draw."""
+        return values.plies_of(self.code(board))
+
+    def get_wdl(self, board: Board, default=None):
+        try:
+            return self.probe_wdl(board)
+        except MissingTableError:
+            return default
+
+    def get_plies(self, board: Board, default=None):
+        try:
+            return self.probe_plies(board)
+        except MissingTableError:
+            return default
+
+    def probe_moves(self, board: Board) -> list[tuple[Move, ProbeResult]]:
+        """Every legal move with its result for the player to move, best first: fastest win,
+        then draws, then the slowest loss."""
+        results = []
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            seen = self.probe(child)
+            plies = None if seen.plies is None else seen.plies + 1
+            results.append((move, ProbeResult(-seen.wdl, plies)))
+        results.sort(key=lambda item: _preference(item[1]))
+        return results
+
+    def best_move(self, board: Board) -> Move | None:
+        moves = self.probe_moves(board)
+        return moves[0][0] if moves else None
+
+
+def _preference(result: ProbeResult) -> tuple[int, int]:
+    if result.wdl == values.WIN:
+        return (0, result.plies)
+    if result.wdl == values.DRAW:
+        return (1, 0)
+    return (2, -result.plies)

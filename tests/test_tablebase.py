@@ -1,0 +1,173 @@
+"""Tablebases: the published strong solutions of 3x3 and 4x4 exactly, the 5x5 classes with at
+most one blank, the verifier on every table built, files, resume and probing."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from quixo_solver import Board, _index, _verify
+from quixo_solver.tablebase import (
+    CorruptTableError,
+    MissingTableError,
+    Tablebase,
+    build,
+    files,
+    plan,
+    verify,
+)
+from quixo_solver.tablebase._oracle import solve_classes
+from quixo_solver.tablebase.stats import class_counts
+
+
+@pytest.fixture(scope="session")
+def tables(tmp_path_factory):
+    """One folder with the whole 3x3 and 4x4 games and the 5x5 classes with <= 1 blank."""
+    directory = tmp_path_factory.mktemp("tables")
+    build(directory, 3)
+    build(directory, 4)
+    build(directory, 5, max_blanks=1)
+    return directory
+
+
+def totals(directory, size):
+    counts = class_counts(directory, size)
+    return tuple(sum(c[key] for c in counts) for key in ("win", "loss", "draw"))
+
+
+def all_values(directory, size):
+    return np.concatenate([files.load_values(path)
+                           for path in sorted(directory.glob(f"quixo{size}x{size}-*.qtb"))])
+
+
+def test_3x3_matches_the_published_solution(tables):
+    assert totals(tables, 3) == (12748, 6935, 0)
+    with Tablebase(tables) as tablebase:
+        assert tablebase.probe_wdl(Board(size=3)) == 1
+        assert tablebase.probe_plies(Board(size=3)) == 7
+
+
+def test_4x4_matches_the_published_solution(tables):
+    assert totals(tables, 4) == (26434489, 15003736, 1608496)
+    with Tablebase(tables) as tablebase:
+        assert tablebase.probe_wdl(Board(size=4)) == 1
+        assert tablebase.probe_plies(Board(size=4)) == 21
+    codes = all_values(tables, 4)
+    wins, losses = codes[codes & 1 == 1], codes[(codes & 1 == 0) & (codes > 0)]
+    assert (wins.max() - 1) // 2 == 21 and np.count_nonzero(wins == wins.max()) == 57
+    assert (losses.max() - 1) // 2 == 22 and np.count_nonzero(losses == losses.max()) == 8
+
+
+def test_every_position_counts_once(tables):
+    for size in (3, 4):
+        assert sum(totals(tables, size)) == 3 ** (size * size)
+    assert sum(totals(tables, 5)) == sum(unit.positions for unit in plan.units(5, 1))
+
+
+def test_the_verifier_passes_on_every_table_built(tables):
+    for size in (3, 4, 5):
+        report = verify(tables, size)
+        assert report.ok, [c for c in report.classes if c.mismatches]
+        assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, 1 if size == 5 else None))
+
+
+def test_the_verifier_finds_a_wrong_value(tables):
+    own = files.load_values(tables / files.table_name(4, 6, 5))
+    mirror = files.load_values(tables / files.table_name(4, 5, 6))
+    after_blank = files.load_values(tables / files.table_name(4, 5, 7))
+    assert _verify.verify_class(4, 6, 5, own, mirror, after_blank, 1)[0] == 0
+    wrong = own.copy()
+    target = int(np.flatnonzero(wrong > 4)[0])
+    wrong[target] += 2  # one more ply
+    bad, examples = _verify.verify_class(4, 6, 5, wrong, mirror, after_blank, 1)
+    assert bad >= 1 and target in examples
+
+
+def test_3x3_tables_match_the_pure_python_oracle(tables):
+    oracle = solve_classes(3, fewest_cubes=8)
+    with Tablebase(tables) as tablebase:
+        for (mover, opponent), code in oracle.items():
+            assert tablebase.code(Board.from_masks(3, mover, opponent)) == code
+
+
+def test_probe_agrees_with_the_best_move_and_children(tables):
+    with Tablebase(tables) as tablebase:
+        board = Board("XO.O/X..X/.OX./O.X. O")
+        result = tablebase.probe(board)
+        moves = tablebase.probe_moves(board)
+        assert moves[0][1] == result
+        best = tablebase.best_move(board)
+        board.push(best)
+        if result.plies:
+            assert tablebase.probe_plies(board) == result.plies - 1
+            assert tablebase.probe_wdl(board) == -result.wdl
+
+
+def test_missing_classes_raise_a_key_error(tables):
+    with Tablebase(tables) as tablebase:
+        with pytest.raises(MissingTableError) as raised:
+            tablebase.probe_wdl(Board())
+        assert isinstance(raised.value, KeyError)
+        assert "(0, 0)" in str(raised.value)
+        assert tablebase.get_wdl(Board(), default="none") == "none"
+        assert tablebase.get_plies(Board(size=3)) == 7
+
+
+def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
+    name = files.table_name(3, 4, 4)
+    source = tables / name
+    damaged = tmp_path / name
+    shutil.copy(source, damaged)
+    data = bytearray(damaged.read_bytes())
+    data[files.HEADER_SIZE + 3] ^= 0x01
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(CorruptTableError, match=name):
+        files.open_table(damaged)
+    damaged.write_bytes(source.read_bytes()[:-1])
+    with pytest.raises(CorruptTableError, match="truncated"):
+        files.open_table(damaged)
+    damaged.write_bytes(b"not a table at all" * 10)
+    with pytest.raises(CorruptTableError, match="not a Quixo table"):
+        files.open_table(damaged)
+
+
+def test_an_interrupted_build_resumes_and_keeps_finished_work(tmp_path):
+    first = build(tmp_path, 3)
+    assert len(first.solved) == len(plan.units(3))
+    finished = {p.name: p.read_bytes() for p in tmp_path.glob("*.qtb")}
+    # Lose the last units, as if the build had been killed there, with a half-written file.
+    removed = [files.table_name(3, *cls) for unit in plan.units(3)[-4:] for cls in unit.classes]
+    for name in removed:
+        (tmp_path / name).unlink()
+    (tmp_path / (removed[0] + files.TEMPORARY_SUFFIX + "-999999")).write_bytes(b"half")
+    second = build(tmp_path, 3)
+    assert len(second.solved) == 4 and len(second.skipped) == len(plan.units(3)) - 4
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.qtb")} == finished
+    assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
+
+
+def test_results_do_not_depend_on_the_thread_count(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    build(one, 3, jobs=1)
+    build(two, 3, jobs=2)
+    for path in one.glob("*.qtb"):
+        assert path.read_bytes() == (two / path.name).read_bytes()
+
+
+def test_a_build_that_needs_too_much_refuses_cleanly(tmp_path, monkeypatch):
+    from quixo_solver.tablebase import InsufficientResourcesError, builder
+
+    monkeypatch.setattr(builder, "available_memory", lambda: 1000)
+    with pytest.raises(InsufficientResourcesError, match="GiB of memory"):
+        build(tmp_path, 4)
+    assert not list(tmp_path.glob("*.qtb"))
+    build(tmp_path, 3, force=True)  # --force overrides
+
+
+def test_plan_orders_units_after_what_they_need():
+    for size, blanks in ((3, None), (4, None), (5, 3)):
+        done = set()
+        for unit in plan.units(size, blanks):
+            assert all(cls in done for cls in unit.needs)
+            done.update(unit.classes)
+    assert sum(u.positions for u in plan.units(5, 2)) == 2969567232
