@@ -70,6 +70,7 @@ EXTENSIONS = [
     extension("quixo_solver._index"),
     extension("quixo_solver._retro"),
     extension("quixo_solver._verify"),
+    extension("quixo_solver._search"),
 ]
 
 setup(

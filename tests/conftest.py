@@ -31,3 +31,15 @@ def positions(draw, sizes=(3, 4, 5)):
     mover = sum(1 << sq for sq, c in enumerate(cells) if c == 1)
     opponent = sum(1 << sq for sq, c in enumerate(cells) if c == 2)
     return size, mover, opponent
+
+
+@pytest.fixture(scope="session")
+def tables(tmp_path_factory):
+    """One folder with the whole 3x3 and 4x4 games and the 5x5 classes with <= 1 blank."""
+    from quixo_solver.tablebase import build
+
+    directory = tmp_path_factory.mktemp("tables")
+    build(directory, 3)
+    build(directory, 4)
+    build(directory, 5, max_blanks=1)
+    return directory

@@ -20,16 +20,6 @@ from quixo_solver.tablebase._oracle import solve_classes
 from quixo_solver.tablebase.stats import class_counts
 
 
-@pytest.fixture(scope="session")
-def tables(tmp_path_factory):
-    """One folder with the whole 3x3 and 4x4 games and the 5x5 classes with <= 1 blank."""
-    directory = tmp_path_factory.mktemp("tables")
-    build(directory, 3)
-    build(directory, 4)
-    build(directory, 5, max_blanks=1)
-    return directory
-
-
 def totals(directory, size):
     counts = class_counts(directory, size)
     return tuple(sum(c[key] for c in counts) for key in ("win", "loss", "draw"))

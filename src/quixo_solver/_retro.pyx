@@ -64,6 +64,7 @@ DEF CODE_MASK = 0x3FF
 DEF ONE_MOVE = 0x400
 DEF LONGEST_PLIES = 510     # the longest loss whose code fits in CODE_BITS (a win: 511)
 DEF OVERFLOW = 0x7FFFFFFF
+DEF NO_OWN_MOVES = 0xFC00   # a count no position has: "no internal move, settle me"
 
 
 cdef inline uint16_t win_in(int plies) noexcept nogil:
@@ -138,10 +139,11 @@ cdef class ClassSide:
     """One class of the pair being solved: its packed words and the table it reads."""
     cdef readonly int size, mover_count, opponent_count
     cdef readonly uint64_t block, external_block    # C(k, a) of the class and of its next one
-    cdef readonly object words, external, subsets
+    cdef readonly object words, external, subsets, external_subsets
     cdef uint16_t[::1] words_view
     cdef const uint16_t[::1] external_view
     cdef const uint32_t[::1] subsets_view
+    cdef const uint32_t[::1] external_subsets_view
 
     def __init__(self, int size, int mover_count, int opponent_count, external):
         self.size = size
@@ -154,9 +156,12 @@ cdef class ClassSide:
         # taking a blank leads to class (opponent_count, mover_count + 1)
         self.external_block = (BINOMIAL[mover_count + opponent_count + 1][opponent_count]
                                if mover_count + opponent_count < size * size else 0)
+        self.external_subsets = (subsets_in_order(opponent_count, mover_count + opponent_count + 1)
+                                 if self.external.shape[0] else np.zeros(1, dtype=np.uint32))
         self.words_view = self.words
         self.external_view = self.external
         self.subsets_view = self.subsets
+        self.external_subsets_view = self.external_subsets
 
     def values(self):
         """The solved value codes, in place of the words: call once, after the last step."""
@@ -182,56 +187,125 @@ def _longest(chunk_longest):
 
 def initialise(ClassSide side, int threads):
     """Step 1 on one class. Returns the largest plies assigned (-1 if none)."""
+    cdef Py_ssize_t chunks = max(1, (side.words.shape[0] + CHUNK - 1) // CHUNK)
+    cdef Py_ssize_t external_chunks = max(1, (side.external.shape[0] + CHUNK - 1) // CHUNK)
+    cdef int32_t[::1] terminal = np.full(chunks, -1, dtype=np.int32)
+    cdef int32_t[::1] pulled = np.full(external_chunks, -1, dtype=np.int32)
+    cdef int32_t[::1] settled = np.full(chunks, -1, dtype=np.int32)
+    with nogil:
+        _mark_terminals_and_count_moves(side, threads, terminal)
+        _pull_external_losses(side, threads, pulled)
+        _settle_positions_without_own_border_cubes(side, threads, settled)
+    return max(_longest(terminal), _longest(pulled), _longest(settled))
+
+
+cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
+                                         int32_t[::1] longest) noexcept nogil:
     cdef const Geometry* g = geometry_of(side.size)
     cdef int occupied_count = side.mover_count + side.opponent_count
-    cdef uint64_t block_size = BINOMIAL[occupied_count][side.mover_count]
-    cdef uint64_t total = side.words.shape[0]
+    cdef uint64_t block_size = side.block, total = side.words_view.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint16_t[::1] words = side.words_view
-    cdef const uint32_t[::1] subsets = side.subsets_view
-    cdef const uint16_t* external = &side.external_view[0] if side.external_view.shape[0] else NULL
-    cdef uint64_t external_block = side.external_block
-    cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
     cdef uint64_t index, offset, stop
     cdef mask_t occupied, mover, opponent
-    cdef uint16_t word
-    cdef External found
-    cdef int moves, plies
-    for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+    cdef int moves
+    for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
         occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
         offset = index % block_size
         while index < stop:
-            mover = pdep(subsets[offset], occupied)
+            mover = pdep(side.subsets_view[offset], occupied)
             opponent = occupied & ~mover
-            plies = -1
             if has_line(g, mover):
-                word = win_in(0)
-                plies = 0
+                side.words_view[index] = win_in(0)
+                longest[chunk] = 0
             elif has_line(g, opponent):
-                word = loss_in(0)
-                plies = 0
+                side.words_view[index] = loss_in(0)
+                longest[chunk] = 0
             else:
                 moves = 3 * popcount(g.edges & mover) + 2 * popcount(g.corners & mover)
-                found = look_up_external(g, mover, opponent, external, external_block)
-                if found.shortest_loss != NO_PLIES:
-                    plies = found.shortest_loss + 1
-                    word = win_in(plies)
-                elif moves == 0:
-                    plies = settled_loss_plies(found, 0)
-                    word = loss_in(plies) if plies >= 0 else 0
-                else:
-                    word = <uint16_t>(moves * ONE_MOVE)
-            words[index] = word
-            if plies >= 0:
-                _record(&chunk_longest[chunk], plies)
+                side.words_view[index] = <uint16_t>(moves * ONE_MOVE) if moves else NO_OWN_MOVES
             index = index + 1
             offset = offset + 1
             if offset == block_size and index < stop:
                 offset = 0
                 occupied = next_subset(occupied)
-    return _longest(chunk_longest)
+
+
+cdef void _pull_external_losses(ClassSide side, int threads,
+                                int32_t[::1] longest) noexcept nogil:
+    """A child lost in k plies, reached by taking a blank, makes its parent a win in at most
+    k + 1: un-move every lost position of the next class to the parents that took a blank
+    (the source is left blank) and keep the smallest plies."""
+    cdef const Geometry* g = geometry_of(side.size)
+    cdef uint64_t total = side.external_view.shape[0]
+    if total == 0:
+        return
+    cdef int occupied_count = side.mover_count + side.opponent_count + 1
+    cdef uint64_t block_size = side.external_block, parent_block = side.block
+    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef uint64_t index, block, stop, parent
+    cdef mask_t occupied, mover, opponent, parent_mover, parent_opponent, targets
+    cdef uint16_t code, wanted, word
+    cdef int move, slot, square, last
+    cdef int32_t plies
+    for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
+        index = chunk * CHUNK
+        stop = index + CHUNK if index + CHUNK < total else total
+        block = <uint64_t>-1
+        occupied = 0
+        while index < stop:
+            code = side.external_view[index]
+            if code != 0 and (code & 1) == 0:
+                if index // block_size != block:
+                    block = index // block_size
+                    occupied = set_at_rank(block, occupied_count, g.cell_count)
+                mover = pdep(side.external_subsets_view[index - block * block_size], occupied)
+                opponent = occupied & ~mover
+                plies = plies_of(code) + 1
+                wanted = win_in(plies)
+                targets = opponent & (g.edges | g.corners)
+                while targets:
+                    square = __builtin_ctz(targets)
+                    targets = targets & (targets - 1)
+                    last = g.target_first_move[square] + g.target_move_count[square]
+                    for slot in range(g.target_first_move[square], last):
+                        move = g.target_moves[slot]
+                        parent_mover = unslide(g, move, opponent & ~g.move_target[move])
+                        parent_opponent = unslide(g, move, mover)
+                        parent = index_in_class(parent_mover, parent_opponent, parent_block)
+                        word = quixo_atomic_load16(&side.words_view[parent])
+                        while ((word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > wanted)) \
+                                and not quixo_compare_exchange16(&side.words_view[parent], word, wanted):
+                            word = quixo_atomic_load16(&side.words_view[parent])
+                _record(&longest[chunk], plies)
+            index = index + 1
+
+
+cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads,
+                                                     int32_t[::1] longest) noexcept nogil:
+    """Positions with no internal move and no losing external child: a loss, or a draw."""
+    cdef const Geometry* g = geometry_of(side.size)
+    cdef int occupied_count = side.mover_count + side.opponent_count
+    cdef uint64_t block_size = side.block, total = side.words_view.shape[0]
+    cdef const uint16_t* external = &side.external_view[0] if side.external_view.shape[0] else NULL
+    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef uint64_t index, stop
+    cdef mask_t occupied, mover
+    cdef int32_t plies
+    for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
+        index = chunk * CHUNK
+        stop = index + CHUNK if index + CHUNK < total else total
+        while index < stop:
+            if side.words_view[index] == NO_OWN_MOVES:
+                occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
+                mover = pdep(side.subsets_view[index % block_size], occupied)
+                plies = settled_loss_plies(
+                    look_up_external(g, mover, occupied & ~mover, external,
+                                     side.external_block), 0)
+                side.words_view[index] = loss_in(plies) if plies >= 0 else 0
+                _record(&longest[chunk], plies)
+            index = index + 1
 
 
 def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int threads):

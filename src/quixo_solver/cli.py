@@ -9,16 +9,18 @@ import time
 
 from pathlib import Path
 
+from . import play
 from . import tablebase as tb
 from ._perft import perft, perft_divide
 from .board import Board
 from .errors import QuixoError
-from .tablebase.values import WDL_NAMES
+from .search import Solver
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when first asked for
+DEFAULT_SOLVE_SECONDS = 10.0
 
 
 class UsageError(QuixoError):
@@ -70,76 +72,68 @@ def _board_or_start(args) -> Board:
     return Board(args.position) if args.position else Board(size=args.size)
 
 
-def _terminal_answer(board: Board) -> dict | None:
-    status = board.status()
-    if status == 0:
-        return None
-    return {"value": "win" if status > 0 else "loss", "plies": 0, "best_move": None,
-            "source": "terminal", "pv": []}
-
-
-def _principal_variation(tablebase, board: Board) -> list[str]:
-    line, child = [], board.copy(stack=False)
-    while not child.is_game_over():
-        moves = tablebase.probe_moves(child)
-        if not moves or moves[0][1].wdl == 0:
-            break  # a draw has no end to reach
-        line.append(str(moves[0][0]))
-        child.push(moves[0][0])
-    return line
-
-
-def _table_answer(tablebase, board: Board) -> dict:
-    result = tablebase.probe(board)
-    best = tablebase.best_move(board)
-    return {"value": result.value, "plies": result.plies,
-            "best_move": None if best is None else str(best), "source": "tablebase",
-            "pv": _principal_variation(tablebase, board)}
-
-
 def _ensure_small_board_tables(board: Board, directory: Path, args) -> None:
+    """3x3 and 4x4 are solved whole in seconds: build them the first time they are asked
+    for, so that every answer there is exact."""
     if board.size in SMALL_BOARDS:
         report = tb.build(directory, board.size, jobs=getattr(args, "jobs", 0))
-        if report.solved and not args.json:
+        if report.solved:
             print(f"built the {board.size}x{board.size} tables in {directory} "
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
+def _solver(board: Board, args) -> Solver:
+    if args.no_tablebase:
+        return Solver(tt_mib=args.hash)
+    directory = _directory(args)
+    _ensure_small_board_tables(board, directory, args)
+    return Solver(tt_mib=args.hash, tablebase=tb.Tablebase(directory))
+
+
+def _limits(args, default_seconds: float) -> dict:
+    seconds = args.time
+    if seconds is None and args.depth is None:
+        seconds = default_seconds
+    return {"depth": args.depth, "time": seconds}
+
+
+def _describe(result) -> str:
+    plies = "" if result.plies is None else f" in {result.plies} plies"
+    return f"{result.value}{plies}"
+
+
 def command_solve(args) -> None:
     board = _board_or_start(args)
-    directory = _directory(args)
-    answer = _terminal_answer(board)
-    if answer is None and not args.no_tablebase:
-        _ensure_small_board_tables(board, directory, args)
-        with tb.Tablebase(directory) as tablebase:
-            try:
-                answer = _table_answer(tablebase, board)
-            except tb.MissingTableError:
-                answer = None
-    if answer is None:
-        raise QuixoError(f"no table covers {board}: build its class with 'quixo tablebase "
-                         f"build --size {board.size} --max-blanks K'")
-    payload = {"position": str(board), **answer}
-    plies = "" if answer["plies"] is None else f" in {answer['plies']} plies"
-    lines = [f"{board}: {answer['value']}{plies} ({answer['source']})"]
-    if answer["best_move"]:
-        lines.append(f"best move: {answer['best_move']}")
-    if answer["pv"]:
-        lines.append("line: " + " ".join(answer["pv"]))
+    result = _solver(board, args).solve(board, **_limits(args, DEFAULT_SOLVE_SECONDS))
+    payload = {"position": str(board), **result.to_json()}
+    lines = [f"{board}: {_describe(result)} ({result.source})"]
+    if result.best_move:
+        lines.append(f"best move: {result.best_move}")
+    if result.principal_variation:
+        lines.append("line: " + " ".join(str(m) for m in result.principal_variation))
+    if result.source == "search":
+        lines.append(f"depth {result.depth}, {result.nodes} nodes, {result.seconds:.2f} s")
     _emit(args, payload, lines)
 
 
 def command_analyze(args) -> None:
     board = Board(args.position)
-    directory = _directory(args)
-    _ensure_small_board_tables(board, directory, args)
-    with tb.Tablebase(directory) as tablebase:
-        moves = tablebase.probe_moves(board)
+    solver = _solver(board, args)
+    count = max(1, board.legal_moves.count())
+    limits = _limits(args, DEFAULT_SOLVE_SECONDS)
+    if limits["time"] is not None:
+        limits["time"] = limits["time"] / count
     rows = [{"move": str(move), "value": result.value, "plies": result.plies}
-            for move, result in moves]
+            for move, result in solver.analyze(board, **limits)]
     lines = [f"{row['move']}: {row['value']}"
              + ("" if row["plies"] is None else f" in {row['plies']}") for row in rows]
     _emit(args, {"position": str(board), "moves": rows}, lines or ["no legal moves"])
+
+
+def command_play(args) -> None:
+    board = Board(size=args.size)
+    solver = _solver(board, args)
+    play.run(board, solver, human=args.as_, seconds=args.time or 2.0)
 
 
 def command_tablebase_build(args) -> None:
@@ -186,10 +180,12 @@ class VerificationFailed(Exception):
 def command_tablebase_probe(args) -> None:
     board = Board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
-        answer = _terminal_answer(board) or _table_answer(tablebase, board)
-    payload = {"position": str(board), **answer}
-    plies = "" if answer["plies"] is None else f" in {answer['plies']} plies"
-    _emit(args, payload, [f"{answer['value']}{plies}, best move {answer['best_move']}"])
+        result = Solver(tablebase=tablebase)._from_tablebase(board) if not board.is_game_over() \
+            else Solver().solve(board)
+        if result is None:
+            tablebase.probe(board)  # raises MissingTableError, which names the class
+    payload = {"position": str(board), **result.to_json()}
+    _emit(args, payload, [f"{_describe(result)}, best move {result.best_move}"])
 
 
 def _size(text: str) -> int:
@@ -206,6 +202,30 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
     return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
+    return value
+
+
+def _plies(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected a depth of 1 ply or more")
+    return value
+
+
+def _search_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-tablebase", action="store_true", help="do not use tables")
+    parser.add_argument("--hash", type=_seconds, default=64,
+                        help="transposition table size in MiB (default 64)")
+    _common(parser, directory=True, jobs=True)
 
 
 def _common(parser: argparse.ArgumentParser, *, directory: bool = False, jobs: bool = False):
@@ -240,16 +260,30 @@ def build_parser() -> argparse.ArgumentParser:
                             "tablebase folder the first time.")
     p.add_argument("position", metavar="POSITION", nargs="?")
     p.add_argument("--size", type=_size, default=5, help="board size without POSITION")
-    p.add_argument("--time", type=float, default=None, help="search time limit in seconds")
-    p.add_argument("--depth", type=_count, default=None, help="search depth limit in plies")
-    p.add_argument("--no-tablebase", action="store_true", help="do not use tables")
-    _common(p, directory=True, jobs=True)
+    p.add_argument("--time", type=_seconds, default=None,
+                   help=f"search time limit in seconds (default {DEFAULT_SOLVE_SECONDS:g} "
+                   "when no --depth is given)")
+    p.add_argument("--depth", type=_plies, default=None, help="search depth limit in plies")
+    _search_options(p)
     p.set_defaults(handler=command_solve)
 
-    p = commands.add_parser("analyze", help="every legal move with its value")
+    p = commands.add_parser("analyze", help="every legal move with its value",
+                            description="Every legal move of POSITION with its value for the "
+                            "player to move, best first; --time is shared by the moves.")
     p.add_argument("position", metavar="POSITION")
-    _common(p, directory=True, jobs=True)
+    p.add_argument("--time", type=_seconds, default=None, help="total search time in seconds")
+    p.add_argument("--depth", type=_plies, default=None, help="search depth limit in plies")
+    _search_options(p)
     p.set_defaults(handler=command_analyze)
+
+    p = commands.add_parser("play", help="play a game against the engine in the terminal")
+    p.add_argument("--size", type=_size, default=5)
+    p.add_argument("--as", dest="as_", choices=("X", "O", "x", "o"), default="X",
+                   type=str.upper, help="the side you play (X moves first)")
+    p.add_argument("--time", type=_seconds, default=None,
+                   help="the engine's thinking time per move (default 2 s)")
+    _search_options(p)
+    p.set_defaults(handler=command_play)
 
     p = commands.add_parser("tablebase", help="build, inspect and check tablebases")
     tablebase_commands = p.add_subparsers(dest="tablebase_command", metavar="ACTION",

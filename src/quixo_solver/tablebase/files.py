@@ -132,9 +132,25 @@ def load_values(path: Path) -> np.ndarray:
 
 
 def remove_partial_files(directory: Path) -> None:
-    """Delete temporary files left by a build that was killed while writing."""
+    """Delete temporary files left by a build that was killed while writing (those of a
+    process that is still running are left alone)."""
     for leftover in Path(directory).glob(f"*.qtb{TEMPORARY_SUFFIX}-*"):
+        pid = leftover.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and _process_is_running(int(pid)):
+            continue
         try:
             leftover.unlink()
         except OSError:
             pass
+
+
+def _process_is_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

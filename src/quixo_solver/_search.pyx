@@ -1,0 +1,345 @@
+"""Principal variation search over a transposition table, on the bitboards, without the GIL.
+
+Scores are from the player to move. A proven result is a mate score that carries its plies:
+
+    win in k plies (counted from the root)  ->  MATE - k
+    loss in k plies                         -> -(MATE - k)
+    tablebase draw                          ->  0
+    heuristic (unproven)                    ->  |score| < EVAL_LIMIT
+
+Quixo's rules do not depend on the history of the game, so a position's value does not depend
+on the path that reached it: repeated positions need no special score, and a table entry is
+valid wherever the position recurs (the depth limit alone ends cycles).
+
+Bound contract of ``_search(depth, ply, alpha, beta)``: it returns v with
+    v <= alpha  -> the true depth-limited value is <= v   (fail low, an upper bound)
+    v >= beta   -> the true depth-limited value is >= v   (fail high, a lower bound)
+    otherwise   -> v is the exact depth-limited value.
+Mate scores keep this contract whatever the depth: they are facts about the game.
+"""
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+import numpy as np
+
+from ._engine cimport (
+    MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, mix64, pack, play,
+    popcount,
+)
+from ._index cimport class_index
+
+DEF MATE = 30000
+DEF MATE_BOUND = 28000      # |score| >= MATE_BOUND: a proven win or loss
+DEF EVAL_LIMIT = 20000
+DEF INFINITE = 32000
+DEF MAX_DEPTH = 120
+DEF EXACT = 3
+DEF LOWER = 1               # the score is a lower bound (fail high)
+DEF UPPER = 2               # the score is an upper bound (fail low)
+DEF CHECK_EVERY = 1023
+
+cdef struct Entry:
+    uint64_t key            # packed position + 1; 0 marks an empty slot
+    int16_t score           # mate scores are stored relative to this node
+    int16_t depth
+    uint8_t bound
+    uint8_t move
+    uint16_t generation
+
+
+# Heuristic weights (documented in search.py): a line with only the mover's cubes is worth
+# LINE_WEIGHT[count] (the opponent's, the negative), both ends of a rank or file held +ENDS.
+cdef int LINE_WEIGHT[6]
+LINE_WEIGHT[:] = [0, 1, 4, 16, 64, 0]
+DEF ENDS = 6
+DEF CUBE = 3
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef inline int _to_table(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int _from_table(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+cdef class Engine:
+    """Search state for one board size: the transposition table, the tables to probe, the
+    limits and the counters."""
+    cdef const Geometry* g
+    cdef readonly int size
+    cdef Entry* table
+    cdef uint64_t bucket_mask
+    cdef readonly uint64_t entries
+    cdef uint16_t generation
+    cdef const void* tablebase[26][26]
+    cdef int tablebase_width[26][26]
+    cdef object _keep_alive
+    cdef readonly uint64_t nodes
+    cdef uint64_t node_limit
+    cdef double deadline
+    cdef readonly bint stopped
+    cdef int32_t history[MAX_MOVES]
+    cdef readonly int root_move
+
+    def __cinit__(self, int size, double tt_mib):
+        cdef uint64_t buckets = 1
+        self.g = geometry_of(size)
+        self.size = size
+        while buckets * 2 * 2 * sizeof(Entry) <= tt_mib * 1024 * 1024:
+            buckets *= 2
+        self.table = <Entry*>malloc(buckets * 2 * sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
+        self.entries = buckets * 2
+        self.bucket_mask = buckets - 1
+        memset(self.table, 0, buckets * 2 * sizeof(Entry))
+        memset(self.tablebase, 0, sizeof(self.tablebase))
+        self._keep_alive = []
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def add_table(self, int mover_count, int opponent_count, values):
+        """Let the search probe a solved class (a read-only uint8 or uint16 array)."""
+        array = np.asarray(values)
+        if array.dtype.itemsize not in (1, 2) or not array.flags.c_contiguous:
+            raise ValueError("a table must be a contiguous uint8 or uint16 array")
+        cdef const uint8_t[::1] view = array.view(np.uint8)
+        self._keep_alive.append(array)
+        self.tablebase[mover_count][opponent_count] = &view[0] if view.shape[0] else NULL
+        self.tablebase_width[mover_count][opponent_count] = array.dtype.itemsize
+
+    def clear(self):
+        """Forget everything learnt: a fresh search is then deterministic."""
+        memset(self.table, 0, self.entries * sizeof(Entry))
+        memset(self.history, 0, sizeof(self.history))
+        self.generation = 0
+
+    def search(self, mask_t mover, mask_t opponent, int depth, double seconds,
+               uint64_t node_limit, uint64_t nodes_before=0):
+        """One root search to ``depth``; returns the score (meaningless if ``stopped``)."""
+        cdef int score
+        self.nodes = nodes_before
+        self.node_limit = node_limit
+        self.deadline = _now() + seconds if seconds > 0 else 0
+        self.stopped = False
+        self.root_move = NO_MOVE
+        self.generation += 1
+        with nogil:
+            score = self._search(mover, opponent, depth, 0, -INFINITE, INFINITE)
+        return score
+
+    def table_move(self, mask_t mover, mask_t opponent):
+        """The best move stored for a position, or -1."""
+        cdef Entry* entry = self._probe_table(mover, opponent)
+        return -1 if entry == NULL or entry.move == NO_MOVE else entry.move
+
+    def evaluate(self, mask_t mover, mask_t opponent):
+        return self._evaluate(mover, opponent)
+
+    cdef inline Entry* _probe_table(self, mask_t mover, mask_t opponent) noexcept nogil:
+        cdef uint64_t key = pack(self.g, mover, opponent) + 1
+        cdef Entry* bucket = &self.table[2 * (mix64(key) & self.bucket_mask)]
+        if bucket[0].key == key:
+            return &bucket[0]
+        if bucket[1].key == key:
+            return &bucket[1]
+        return NULL
+
+    cdef inline void _store(self, mask_t mover, mask_t opponent, int depth, int ply, int score,
+                            int bound, int move) noexcept nogil:
+        cdef uint64_t key = pack(self.g, mover, opponent) + 1
+        cdef Entry* bucket = &self.table[2 * (mix64(key) & self.bucket_mask)]
+        cdef Entry* slot
+        # slot 0 keeps the deepest result of this search; slot 1 takes everything else
+        if (bucket[0].key == key or bucket[0].key == 0 or depth >= bucket[0].depth
+                or bucket[0].generation != self.generation):
+            slot = &bucket[0]
+        else:
+            slot = &bucket[1]
+        slot.key = key
+        slot.score = <int16_t>_to_table(score, ply)
+        slot.depth = <int16_t>depth
+        slot.bound = <uint8_t>bound
+        slot.move = <uint8_t>move
+        slot.generation = self.generation
+
+    cdef inline int _probe_tablebase(self, mask_t mover, mask_t opponent, int ply,
+                                     bint* found) noexcept nogil:
+        cdef int a = popcount(mover), b = popcount(opponent)
+        cdef const void* data = self.tablebase[a][b]
+        cdef uint64_t index
+        cdef int code
+        found[0] = False
+        if data == NULL:
+            return 0
+        index = class_index(mover, opponent)
+        if self.tablebase_width[a][b] == 1:
+            code = (<const uint8_t*>data)[index]
+        else:
+            code = (<const uint16_t*>data)[index]
+        found[0] = True
+        if code == 0:
+            return 0
+        if code & 1:
+            return MATE - (ply + ((code - 1) >> 1))
+        return -(MATE - (ply + ((code - 1) >> 1)))
+
+    cdef int _evaluate(self, mask_t mover, mask_t opponent) noexcept nogil:
+        cdef const Geometry* g = self.g
+        cdef int score = CUBE * (popcount(mover) - popcount(opponent)), i, mine, theirs
+        cdef mask_t line, ends
+        for i in range(g.line_count):
+            line = g.lines[i]
+            mine = popcount(mover & line)
+            theirs = popcount(opponent & line)
+            if theirs == 0:
+                score += LINE_WEIGHT[mine]
+            if mine == 0:
+                score -= LINE_WEIGHT[theirs]
+            if i < 2 * g.size:  # ranks and files: who holds both ends decides pushes along it
+                ends = self._line_ends(i)
+                if mover & ends == ends:
+                    score += ENDS
+                elif opponent & ends == ends:
+                    score -= ENDS
+        return score
+
+    cdef inline mask_t _line_ends(self, int i) noexcept nogil:
+        cdef int n = self.g.size
+        if i < n:  # rank i: files a and N
+            return (<mask_t>1 << (i * n)) | (<mask_t>1 << (i * n + n - 1))
+        i -= n      # file i: ranks 1 and N
+        return (<mask_t>1 << i) | (<mask_t>1 << ((n - 1) * n + i))
+
+    cdef int _search(self, mask_t mover, mask_t opponent, int depth, int ply, int alpha,
+                     int beta) noexcept nogil:
+        cdef const Geometry* g = self.g
+        cdef int original_alpha = alpha, score, best = -INFINITE, best_move = NO_MOVE
+        cdef int count = 0, i, j, move, tt_move = NO_MOVE, key_i
+        cdef bint found
+        cdef Entry* entry
+        cdef mask_t child_mover, child_opponent
+        cdef int moves[MAX_MOVES]
+        cdef int order[MAX_MOVES]
+        cdef bint losing[MAX_MOVES]
+
+        self.nodes += 1
+        if (self.nodes & CHECK_EVERY) == 0:
+            if (self.node_limit and self.nodes >= self.node_limit) or (
+                    self.deadline > 0 and _now() > self.deadline):
+                self.stopped = True
+        if self.stopped:
+            return 0
+
+        if ply > 0:
+            score = self._probe_tablebase(mover, opponent, ply, &found)
+            if found:
+                return score
+
+        # No line is shorter than winning with the next move.
+        if beta > MATE - (ply + 1):
+            beta = MATE - (ply + 1)
+            if alpha >= beta:
+                return beta
+
+        entry = self._probe_table(mover, opponent)
+        if entry != NULL:
+            tt_move = entry.move
+            if ply > 0 and entry.depth >= depth:
+                score = _from_table(entry.score, ply)
+                if entry.bound == EXACT:
+                    return score
+                if entry.bound == LOWER and score >= beta:
+                    return score
+                if entry.bound == UPPER and score <= alpha:
+                    return score
+
+        # Generate the moves; a move that wins at once ends the search of this node.
+        for move in range(g.move_count):
+            if not is_legal(g, move, opponent):
+                continue
+            play(g, move, mover, opponent, &child_mover, &child_opponent)
+            if has_line(g, child_mover):          # the opponent's line: this move loses
+                losing[count] = True
+            elif has_line(g, child_opponent):     # only the mover's line: it wins
+                if ply == 0:
+                    self.root_move = move
+                self._store(mover, opponent, MAX_DEPTH, ply, MATE - (ply + 1), EXACT, move)
+                return MATE - (ply + 1)
+            else:
+                losing[count] = False
+            moves[count] = move
+            order[count] = (-1000000 if losing[count] else
+                            (1000000 if move == tt_move else self.history[move]))
+            count += 1
+
+        if depth <= 0:
+            return self._evaluate(mover, opponent)
+
+        for i in range(count):
+            # selection sort step: the next best-ordered move to the front
+            key_i = i
+            for j in range(i + 1, count):
+                if order[j] > order[key_i]:
+                    key_i = j
+            moves[i], moves[key_i] = moves[key_i], moves[i]
+            order[i], order[key_i] = order[key_i], order[i]
+            losing[i], losing[key_i] = losing[key_i], losing[i]
+            move = moves[i]
+            if losing[i]:
+                score = -(MATE - (ply + 1))
+            else:
+                play(g, move, mover, opponent, &child_mover, &child_opponent)
+                if i == 0:
+                    score = -self._search(child_mover, child_opponent, depth - 1, ply + 1,
+                                          -beta, -alpha)
+                else:
+                    score = -self._search(child_mover, child_opponent, depth - 1, ply + 1,
+                                          -alpha - 1, -alpha)
+                    if alpha < score < beta:
+                        score = -self._search(child_mover, child_opponent, depth - 1, ply + 1,
+                                              -beta, -alpha)
+            if self.stopped:
+                return 0
+            if score > best:
+                best = score
+                best_move = move
+                if ply == 0:
+                    self.root_move = move
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                self.history[move] += depth * depth
+                break
+
+        if best >= beta:
+            self._store(mover, opponent, depth, ply, best, LOWER, best_move)
+        elif best > original_alpha:
+            self._store(mover, opponent, depth, ply, best, EXACT, best_move)
+        else:
+            self._store(mover, opponent, depth, ply, best, UPPER, best_move)
+        return best
+
+
+MATE_SCORE = MATE
+PROVEN_BOUND = MATE_BOUND
+EVALUATION_LIMIT = EVAL_LIMIT
+DEPTH_LIMIT = MAX_DEPTH

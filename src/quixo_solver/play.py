@@ -1,0 +1,57 @@
+"""A game against the engine in the terminal (``quixo play``)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .board import Board
+from .errors import QuixoError
+from .search import Solver
+
+HELP = """Type a move such as a1e1 (take a1, push it in at e1).
+Other commands: moves (list your legal moves), undo (take back your last move),
+help, quit."""
+
+
+def run(board: Board, solver: Solver, *, human: str = "X", seconds: float = 2.0,
+        read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
+    """Play until the game ends or the player quits; returns the result ('1-0', '0-1' or
+    '*')."""
+    write(HELP)
+    while not board.is_game_over():
+        write("")
+        write(board.render())
+        if board.turn != human:
+            result = solver.solve(board, time=seconds)
+            verdict = "" if result.value == "unknown" else f" (engine: {result.value}" + (
+                f" in {result.plies}" if result.plies is not None else "") + ")"
+            write(f"engine plays {result.best_move}{verdict}")
+            board.push(result.best_move)
+            continue
+        try:
+            text = read(f"{human} to move> ").strip().lower()
+        except EOFError:
+            text = "quit"
+        if text in ("quit", "q", "exit"):
+            write("game abandoned")
+            return "*"
+        if text in ("help", "?", "h"):
+            write(HELP)
+        elif text in ("moves", "m"):
+            write(" ".join(str(move) for move in board.legal_moves))
+        elif text in ("undo", "u"):
+            undone = 0
+            while board.move_stack and (undone == 0 or board.turn != human):
+                board.pop()
+                undone += 1
+            if undone == 0:
+                write("nothing to undo")
+        elif text:
+            try:
+                board.push(text)
+            except QuixoError as error:
+                write(f"not played: {error}")
+    write("")
+    write(board.render())
+    winner = board.winner()
+    write("you win" if winner == human else "the engine wins")
+    return board.result()

@@ -1,0 +1,198 @@
+"""Searching any position: ``Solver`` runs iterative deepening over the Cython engine
+(_search.pyx) and answers from the tablebases wherever a class is built.
+
+What a result claims:
+- ``win`` / ``loss`` with ``plies``: proven, with the exact plies of SPEC. The search claims
+  it only when the mate score's plies are within the depth it completed, so that every
+  shorter win (or longer defence) was inside its horizon; or the tablebase says so.
+- ``draw``: proven only by a tablebase.
+- ``unknown``: nothing proven within the limits; ``best_move`` is then the engine's choice by
+  its heuristic.
+
+The heuristic (from the player to move, in _search.pyx): every line (rank, file, diagonal)
+that holds only the mover's cubes is worth 1, 4, 16, 64 for 1..4 of them, the opponent's
+lines the negative; holding both end cubes of a rank or file (which decides who can push along
+it) is worth 6; each cube more than the opponent 3. These follow the strategy tips of the
+French rulebook: build several lines of 3 then 4, own more cubes, hold both ends of a line.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from . import _search, geometry
+from .board import Board, Move
+from .errors import DepthError, QuixoError
+from .notation import square_name
+from .tablebase import MissingTableError, Tablebase
+
+DEFAULT_DEPTH_WITHOUT_TIME = 64
+
+
+@dataclass
+class SearchResult:
+    value: str                    # "win", "draw", "loss" or "unknown"
+    plies: int | None
+    best_move: Move | None
+    principal_variation: list[Move] = field(default_factory=list)
+    source: str = "search"        # "search", "tablebase" or "terminal"
+    depth: int = 0                # deepest iteration completed
+    nodes: int = 0
+    seconds: float = 0.0
+    score: int = 0                # the engine's score of the last completed iteration
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "plies": self.plies,
+                "best_move": None if self.best_move is None else str(self.best_move),
+                "source": self.source, "pv": [str(m) for m in self.principal_variation],
+                "depth": self.depth, "nodes": self.nodes, "seconds": round(self.seconds, 6)}
+
+
+class Solver:
+    """Alpha-beta (principal variation search) with iterative deepening.
+
+    ``tt_mib`` sizes the transposition table (per board size); ``tablebase`` is a
+    ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
+    node, or None.
+    """
+
+    def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None) -> None:
+        if not tt_mib > 0:
+            raise QuixoError(f"tt_mib must be positive, not {tt_mib!r}")
+        self.tt_mib = tt_mib
+        if tablebase is not None and not isinstance(tablebase, Tablebase):
+            tablebase = Tablebase(tablebase)
+        self.tablebase = tablebase
+        self._engines: dict[int, _search.Engine] = {}
+
+    def _engine(self, size: int) -> _search.Engine:
+        if size not in self._engines:
+            engine = _search.Engine(size, self.tt_mib)
+            if self.tablebase is not None:
+                for a in range(size * size + 1):
+                    for b in range(size * size + 1 - a):
+                        if self.tablebase.has_table(size, a, b):
+                            engine.add_table(a, b, self.tablebase.table(size, a, b)[1])
+            self._engines[size] = engine
+        return self._engines[size]
+
+    def _from_tablebase(self, board: Board) -> SearchResult | None:
+        if self.tablebase is None:
+            return None
+        try:
+            result = self.tablebase.probe(board)
+            moves = self.tablebase.probe_moves(board)
+        except MissingTableError:
+            return None
+        line, child = [], board.copy(stack=False)
+        while result.wdl != 0 and not child.is_game_over() and len(line) < 200:
+            best = self.tablebase.probe_moves(child)[0][0]
+            line.append(best)
+            child.push(best)
+        return SearchResult(result.value, result.plies, moves[0][0] if moves else None, line,
+                            source="tablebase")
+
+    def solve(self, board: Board, depth: int | None = None, time: float | None = None,
+              nodes: int | None = None) -> SearchResult:
+        """Search ``board`` until it is proven or a limit is reached (``depth`` in plies,
+        ``time`` in seconds, ``nodes``). With no limit at all the depth stops at 64."""
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 1):
+            raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
+        if time is not None and not time > 0:
+            raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+        status = board.status()
+        if status:
+            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
+        found = self._from_tablebase(board)
+        if found is not None:
+            return found
+        return self._iterate(board, depth, time, nodes)
+
+    def _iterate(self, board, depth, seconds, nodes) -> SearchResult:
+        engine = self._engine(board.size)
+        engine.clear()
+        mover, opponent = board.mover_cubes, board.opponent_cubes
+        max_depth = depth or (_search.DEPTH_LIMIT if seconds or nodes
+                              else DEFAULT_DEPTH_WITHOUT_TIME)
+        started = time.perf_counter()
+        result = SearchResult("unknown", None, None)
+        spent_nodes = 0
+        for iteration in range(1, max_depth + 1):
+            left = 0.0
+            if seconds:
+                left = seconds - (time.perf_counter() - started)
+                if left <= 0:
+                    break
+            score = engine.search(mover, opponent, iteration, left, nodes or 0, spent_nodes)
+            spent_nodes = engine.nodes
+            if engine.stopped:
+                break
+            result = self._result_of(board, engine, score, iteration)
+            if result.value != "unknown":
+                break
+        if result.best_move is None and engine.root_move != 255:
+            result.best_move = _move(board.size, engine.root_move)
+        if result.best_move is None:  # stopped before depth 1 finished: any legal move
+            result.best_move = next(iter(board.legal_moves))
+        result.nodes = spent_nodes
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _result_of(self, board, engine, score, depth) -> SearchResult:
+        value, plies = "unknown", None
+        if abs(score) >= _search.PROVEN_BOUND:
+            mate_plies = _search.MATE_SCORE - abs(score)
+            if mate_plies <= depth:
+                value, plies = ("win" if score > 0 else "loss"), mate_plies
+        best = _move(board.size, engine.root_move) if engine.root_move != 255 else None
+        return SearchResult(value, plies, best, self._line(board, engine, depth),
+                            depth=depth, score=score)
+
+    def _line(self, board: Board, engine, depth: int) -> list[Move]:
+        line, child = [], board.copy(stack=False)
+        for _ in range(depth):
+            if child.is_game_over():
+                break
+            move = engine.table_move(child.mover_cubes, child.opponent_cubes)
+            if move < 0:
+                break
+            line.append(_move(board.size, move))
+            child.push(line[-1])
+        return line
+
+    def analyze(self, board: Board, depth: int | None = None, time: float | None = None,
+                nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
+        """Every legal move with its result for the player to move, best first. The limits
+        apply to each move's search."""
+        rows = []
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            seen = self.solve(child, depth=None if depth is None else max(1, depth - 1),
+                              time=time, nodes=nodes)
+            value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
+            plies = None if seen.plies is None else seen.plies + 1
+            rows.append((move, SearchResult(value, plies, move, [move] + seen.principal_variation,
+                                            source=seen.source, depth=seen.depth,
+                                            nodes=seen.nodes, seconds=seen.seconds,
+                                            score=-seen.score)))
+        rows.sort(key=lambda row: _preference(row[1]))
+        return rows
+
+
+def _move(size: int, index: int) -> Move:
+    source, target = geometry.moves(size)[index]
+    return Move(square_name(size, source), square_name(size, target))
+
+
+def _preference(result: SearchResult):
+    if result.value == "win":
+        return (0, result.plies, 0)
+    if result.value == "draw":
+        return (1, 0, 0)
+    if result.value == "unknown":
+        return (2, 0, -result.score)
+    return (3, -result.plies, 0)

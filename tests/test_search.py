@@ -1,0 +1,184 @@
+"""The search: whatever it claims as proven equals the tablebase, exactly."""
+import json
+import random
+
+import pytest
+
+from quixo_solver import Board, DepthError, QuixoError
+from quixo_solver.cli import main
+from quixo_solver.play import run
+from quixo_solver.search import Solver
+from quixo_solver.tablebase import Tablebase
+
+
+def random_board(rng, size, blanks):
+    cells = ["." for _ in range(blanks)] + [rng.choice("XO") for _ in range(size * size - blanks)]
+    rng.shuffle(cells)
+    return Board("".join(cells) + " " + rng.choice("XO"))
+
+
+def random_4x4(rng):
+    while True:
+        board = Board("".join(rng.choice("XO..") for _ in range(16)) + " X")
+        if not board.is_game_over():
+            return board
+
+
+def check_claims(solver, tablebase, boards, **limits):
+    proven = 0
+    for board in boards:
+        result = solver.solve(board, **limits)
+        truth = tablebase.probe(board)
+        assert result.best_move in board.legal_moves
+        if result.value == "unknown":
+            continue
+        proven += 1
+        assert (result.value, result.plies) == (truth.value, truth.plies), str(board)
+        if result.value == "win":  # the move played keeps the win at the same pace
+            child = board.copy()
+            child.push(result.best_move)
+            assert tablebase.probe_wdl(child) == -1
+            assert tablebase.probe_plies(child) == truth.plies - 1, str(board)
+    return proven
+
+
+def test_search_claims_on_random_4x4_positions_match_the_tablebase(tables):
+    rng = random.Random(4)
+    boards = [random_4x4(rng) for _ in range(150)]
+    with Tablebase(tables) as tablebase:
+        proven = check_claims(Solver(tt_mib=8), tablebase, boards, depth=7)
+    assert proven >= 30  # the comparison is not empty
+
+
+def test_search_claims_on_5x5_positions_with_one_blank_match_the_tablebase(tables):
+    rng = random.Random(5)
+    boards = [b for b in (random_board(rng, 5, rng.choice((0, 1))) for _ in range(120))
+              if not b.is_game_over()]
+    with Tablebase(tables) as tablebase:
+        proven = check_claims(Solver(tt_mib=8), tablebase, boards, depth=5)
+    assert proven >= 20
+
+
+def test_search_probes_tables_below_the_root(tables):
+    # Two blanks: the root class is not built, its blank-taking children are.
+    rng = random.Random(6)
+    with Tablebase(tables) as tablebase:
+        solver = Solver(tt_mib=8, tablebase=tablebase)
+        sources = set()
+        for _ in range(10):
+            board = random_board(rng, 5, 2)
+            if board.is_game_over():
+                continue
+            result = solver.solve(board, depth=2)
+            sources.add(result.source)
+            assert result.source == "search"
+            if result.value != "unknown":
+                assert result.plies is not None and result.plies <= 2
+        assert sources == {"search"}
+
+
+def test_the_root_in_a_table_answers_from_it(tables):
+    with Tablebase(tables) as tablebase:
+        result = Solver(tablebase=tablebase).solve(Board(size=4))
+    assert (result.value, result.plies, result.source) == ("win", 21, "tablebase")
+    assert len(result.principal_variation) == 21
+
+
+def test_terminal_positions_follow_the_spec():
+    assert Solver().solve(Board("XXX/OO./... X")).value == "win"
+    result = Solver().solve(Board("XXX/OO./... O"))
+    assert (result.value, result.plies, result.source, result.best_move) == (
+        "loss", 0, "terminal", None)
+
+
+def test_an_immediate_win_is_found_at_depth_one():
+    board = Board("X..../X..../X..../X..../..... X")
+    result = Solver().solve(board, depth=1)
+    assert (result.value, result.plies) == ("win", 1)
+    board.push(result.best_move)
+    assert board.winner() == "X"
+
+
+def test_results_are_deterministic_for_a_fixed_depth():
+    board = Board("X.O../.X.../..O../...../O...X X")
+    first = Solver(tt_mib=4).solve(board, depth=5)
+    second = Solver(tt_mib=4).solve(board, depth=5)
+    assert (first.best_move, first.score, first.nodes) == (second.best_move, second.score,
+                                                            second.nodes)
+
+
+def test_limits_stop_the_search():
+    board = Board()
+    result = Solver(tt_mib=4).solve(board, nodes=5000)
+    assert result.value == "unknown" and result.best_move in board.legal_moves
+    assert result.nodes <= 5000 + 1024
+    result = Solver(tt_mib=4).solve(board, time=0.2)
+    assert result.seconds < 2.0 and result.best_move in board.legal_moves
+
+
+def test_bad_limits_are_refused():
+    with pytest.raises(DepthError):
+        Solver().solve(Board(), depth=0)
+    with pytest.raises(QuixoError):
+        Solver().solve(Board(), time=-1)
+    with pytest.raises(QuixoError):
+        Solver(tt_mib=0)
+
+
+def test_analyze_lists_every_move_best_first(tables):
+    board = Board("XO.O/X..X/.OX./O.X. X")
+    with Tablebase(tables) as tablebase:
+        rows = Solver(tablebase=tablebase).analyze(board)
+        assert [str(m) for m, _ in rows] and len(rows) == board.legal_moves.count()
+        best = rows[0][1]
+        truth = tablebase.probe(board)
+        assert (best.value, best.plies) == (truth.value, truth.plies)
+
+
+def test_cli_solve_and_analyze_json(tables, capsys):
+    status = main(["solve", "..../..../..../.... X", "--dir", str(tables), "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert {k: payload[k] for k in ("position", "value", "plies", "source")} == {
+        "position": "..../..../..../.... X", "value": "win", "plies": 21, "source": "tablebase"}
+    status = main(["solve", "X..../X..../X..../X..../..... X", "--depth", "3", "--json",
+                   "--no-tablebase"])
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["value"], payload["plies"], payload["source"]) == ("win", 1, "search")
+    status = main(["analyze", ".../.../... X", "--dir", str(tables), "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert len(payload["moves"]) == 20 and payload["moves"][0]["value"] == "win"
+    assert payload["moves"][0]["plies"] == 7
+
+
+def test_cli_refuses_bad_search_options(capsys):
+    for argv in (["solve", "--time", "-2"], ["solve", "--depth", "0"], ["solve", "--size", "6"]):
+        with pytest.raises(SystemExit) as exit:
+            main(argv)
+        assert exit.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_play_takes_moves_rejects_bad_ones_and_undoes(tables):
+    typed = iter(["zz", "a1a1", "moves", "a1c1", "undo", "a1c1", "quit"])
+    shown = []
+    board = Board(size=3)
+    with Tablebase(tables) as tablebase:
+        result = run(board, Solver(tablebase=tablebase), human="X", seconds=0.1,
+                     read=lambda prompt: next(typed), write=shown.append)
+    text = "\n".join(shown)
+    assert result == "*"
+    assert "not played" in text and "is not a move" in text
+    assert "a1c1 a1a3" in text  # the legal moves, listed on request
+    assert text.count("engine plays") == 2  # once before the undo, once after
+
+
+def test_play_to_the_end_against_perfect_play(tables):
+    board = Board(size=3)
+    with Tablebase(tables) as tablebase:
+        solver = Solver(tablebase=tablebase)
+        # the "human" plays the tablebase's worst move every time: the engine must win
+        def worst(prompt):
+            return str(tablebase.probe_moves(board)[-1][0])
+        result = run(board, solver, human="O", seconds=0.1, read=worst, write=lambda line: None)
+    assert result == "1-0"
