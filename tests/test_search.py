@@ -3,12 +3,15 @@ import json
 import random
 
 import pytest
+from hypothesis import given
 
 from quixo_solver import Board, DepthError, QuixoError
 from quixo_solver.cli import main
 from quixo_solver.play import run
 from quixo_solver.search import Solver
 from quixo_solver.tablebase import Tablebase
+
+from .conftest import positions
 
 
 def random_board(rng, size, blanks):
@@ -182,3 +185,16 @@ def test_play_to_the_end_against_perfect_play(tables):
             return str(tablebase.probe_moves(board)[-1][0])
         result = run(board, solver, human="O", seconds=0.1, read=worst, write=lambda line: None)
     assert result == "1-0"
+
+
+@given(positions())
+def test_the_heuristic_is_the_same_on_symmetric_positions(position):
+    from quixo_solver import _engine, _search
+
+    size, mover, opponent = position
+    engine = _search.Engine(size, 1)
+    value = engine.evaluate(mover, opponent)
+    assert abs(value) < 20000  # far from the proven scores
+    for symmetry in range(8):
+        assert engine.evaluate(_engine.transform_mask(size, symmetry, mover),
+                               _engine.transform_mask(size, symmetry, opponent)) == value

@@ -161,3 +161,17 @@ def test_plan_orders_units_after_what_they_need():
             assert all(cls in done for cls in unit.needs)
             done.update(unit.classes)
     assert sum(u.positions for u in plan.units(5, 2)) == 2969567232
+
+
+def test_a_file_damaged_after_its_first_check_is_still_caught(tables, tmp_path):
+    name = files.table_name(3, 5, 4)
+    copy = tmp_path / name
+    shutil.copy(tables / name, copy)
+    files.open_table(copy)  # checked and noted in the folder's list
+    assert (tmp_path / files.VERIFIED_LIST).exists()
+    files.open_table(copy)  # unchanged: accepted from the list
+    data = bytearray(copy.read_bytes())
+    data[-1] ^= 0x04
+    copy.write_bytes(bytes(data))
+    with pytest.raises(CorruptTableError, match="checksum"):
+        files.open_table(copy)

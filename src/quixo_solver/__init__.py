@@ -17,6 +17,8 @@ from .errors import (
     QuixoError,
 )
 from ._perft import perft, perft_divide
+from .search import SearchResult, Solver
+from .tablebase import MissingTableError, Tablebase
 
 __version__ = "0.1.0"
 
@@ -27,10 +29,14 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "LegalMoveGenerator",
+    "MissingTableError",
     "Move",
     "PURE_PYTHON",
     "PositionError",
     "QuixoError",
+    "SearchResult",
+    "Solver",
+    "Tablebase",
     "perft",
     "perft_divide",
 ]

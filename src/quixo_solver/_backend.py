@@ -1,6 +1,7 @@
-"""Chooses the rules engine: the Cython kernels, or the pure-Python twin when the
-environment sets ``QUIXO_PURE_PYTHON=1`` (for tests, debugging, or a machine without a
-compiler). Both offer the same functions; see ``_twin`` for their meaning."""
+"""Chooses the rules engine behind ``Board`` and ``perft``: the Cython kernels, or their
+pure-Python twin when the environment sets ``QUIXO_PURE_PYTHON=1`` (to debug, or to check a
+result against the oracle). Both offer the same functions; see ``_twin`` for their meaning.
+Tablebases and search always run on the compiled kernels."""
 import os
 
 PURE_PYTHON = os.environ.get("QUIXO_PURE_PYTHON", "") == "1"

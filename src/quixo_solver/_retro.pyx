@@ -130,6 +130,16 @@ cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept n
         ((cubes & back) << g.move_right_shift[move]) >> g.move_left_shift[move])
 
 
+cdef inline mask_t unmoved_mover(const Geometry* g, int move, mask_t opponent,
+                                 bint took_own_cube) noexcept nogil:
+    """The cubes of the player who played ``move`` into (mover, opponent), before it: they
+    are now ``opponent``, the one at the target included; the source square held one of
+    them, or a blank. (The other player's cubes before: ``unslide(g, move, mover)``.)
+    Returned, not written through a pointer, so that prange keeps the result private."""
+    cdef mask_t cubes = unslide(g, move, opponent & ~g.move_target[move])
+    return cubes | g.move_source[move] if took_own_cube else cubes
+
+
 def _class_size(int size, int mover_count, int opponent_count):
     cdef int occupied = mover_count + opponent_count
     return int(BINOMIAL[size * size][occupied] * BINOMIAL[occupied][mover_count])
@@ -271,7 +281,7 @@ cdef void _pull_external_losses(ClassSide side, int threads,
                     last = g.target_first_move[square] + g.target_move_count[square]
                     for slot in range(g.target_first_move[square], last):
                         move = g.target_moves[slot]
-                        parent_mover = unslide(g, move, opponent & ~g.move_target[move])
+                        parent_mover = unmoved_mover(g, move, opponent, False)
                         parent_opponent = unslide(g, move, mover)
                         parent = index_in_class(parent_mover, parent_opponent, parent_block)
                         word = quixo_atomic_load16(&side.words_view[parent])
@@ -342,7 +352,7 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
                     occupied = set_at_rank(block, occupied_count, g.cell_count)
                 mover = pdep(subsets[index - block * block_size], occupied)
                 opponent = occupied & ~mover
-                # The parent's cube entered at a target that now shows the parent's symbol.
+                # the parent's cube entered at a target that now shows the parent's symbol
                 targets = opponent & (g.edges | g.corners)
                 while targets:
                     square = __builtin_ctz(targets)
@@ -350,8 +360,7 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
                     last = g.target_first_move[square] + g.target_move_count[square]
                     for slot in range(g.target_first_move[square], last):
                         move = g.target_moves[slot]
-                        parent_mover = (unslide(g, move, opponent & ~g.move_target[move])
-                                        | g.move_source[move])
+                        parent_mover = unmoved_mover(g, move, opponent, True)
                         parent_opponent = unslide(g, move, mover)
                         parent = index_in_class(parent_mover, parent_opponent, parent_block)
                         word = quixo_atomic_load16(&parents[parent])

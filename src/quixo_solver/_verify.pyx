@@ -9,7 +9,7 @@ must be exactly what best play makes of the children's values:
 Terminal positions must hold their 0-ply value (SPEC).
 """
 from cython.parallel cimport prange
-from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint16_t, uint64_t
 
 import numpy as np
 
@@ -18,6 +18,8 @@ from ._engine cimport (
     popcount, status,
 )
 from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
+
+DEF CHUNK = 16384
 
 
 cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t opponent,
@@ -67,22 +69,24 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     cdef const uint16_t* outside_ptr = &outside[0] if outside.shape[0] else NULL
     cdef int occupied_count = mover_count + opponent_count
     cdef uint64_t block_size = BINOMIAL[occupied_count][mover_count]
-    cdef uint64_t blocks = BINOMIAL[g.cell_count][occupied_count]
-    cdef Py_ssize_t block
-    cdef uint64_t offset, index
-    cdef mask_t occupied, mover, subset
-    cdef int64_t[::1] bad_in_block = np.zeros(blocks, dtype=np.int64)
-    cdef int64_t[::1] first_bad = np.full(blocks, -1, dtype=np.int64)
-    for block in prange(blocks, nogil=True, schedule="dynamic", num_threads=threads):
-        occupied = set_at_rank(block, occupied_count, g.cell_count)
-        for offset in range(block_size):
-            index = block * block_size + offset
-            mover = pdep(set_at_rank(offset, mover_count, occupied_count), occupied)
+    cdef uint64_t total = BINOMIAL[g.cell_count][occupied_count] * block_size
+    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef uint64_t index, stop
+    cdef mask_t occupied, mover
+    cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
+    cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
+    for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+        index = chunk * CHUNK
+        stop = index + CHUNK if index + CHUNK < total else total
+        while index < stop:
+            occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
+            mover = pdep(set_at_rank(index % block_size, mover_count, occupied_count), occupied)
             if expected_value(g, mover, occupied & ~mover, &inside[0], outside_ptr,
                               mover_count) != own[index]:
-                bad_in_block[block] += 1
-                if first_bad[block] < 0:
-                    first_bad[block] = index
-    bad = np.asarray(bad_in_block)
+                bad_in_chunk[chunk] += 1
+                if first_bad[chunk] < 0:
+                    first_bad[chunk] = index
+            index = index + 1
+    bad = np.asarray(bad_in_chunk)
     firsts = np.asarray(first_bad)
     return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-
 from pathlib import Path
 
 from . import play
@@ -23,25 +22,11 @@ SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when fir
 DEFAULT_SOLVE_SECONDS = 10.0
 
 
-class UsageError(QuixoError):
-    """An option whose value is out of range."""
-
-
 def _emit(args, payload: dict, lines: list[str]) -> None:
     if args.json:
         print(json.dumps(payload))
     else:
         print("\n".join(lines))
-
-
-def _depth(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be a whole number, not {text!r}")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"depth must be 0 or more, not {value}")
-    return value
 
 
 def command_perft(args) -> None:
@@ -180,10 +165,7 @@ class VerificationFailed(Exception):
 def command_tablebase_probe(args) -> None:
     board = Board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
-        result = Solver(tablebase=tablebase)._from_tablebase(board) if not board.is_game_over() \
-            else Solver().solve(board)
-        if result is None:
-            tablebase.probe(board)  # raises MissingTableError, which names the class
+        result = Solver(tablebase=tablebase).tablebase_result(board)
     payload = {"position": str(board), **result.to_json()}
     _emit(args, payload, [f"{_describe(result)}, best move {result.best_move}"])
 
@@ -248,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "POSITION (a move that ends the game has no continuations).")
     p.add_argument("position", metavar="POSITION",
                    help="position in SPEC notation, e.g. '...../...../...../...../..... X'")
-    p.add_argument("depth", metavar="DEPTH", type=_depth, help="number of moves (0 or more)")
+    p.add_argument("depth", metavar="DEPTH", type=_count, help="number of moves (0 or more)")
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.add_argument("--threads", type=_count, default=0, help="cores to use (default: all)")
     _common(p)

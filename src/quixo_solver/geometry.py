@@ -167,16 +167,6 @@ def symmetry_permutations(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(result)
 
 
-def inverse_symmetry(size: int, k: int) -> int:
-    """The symmetry that undoes symmetry k."""
-    perms = symmetry_permutations(size)
-    identity = tuple(range(size * size))
-    for j in range(SYMMETRY_COUNT):
-        if tuple(perms[j][perms[k][sq]] for sq in range(size * size)) == identity:
-            return j
-    raise AssertionError("the symmetries of the square form a group")
-
-
 def check_masks(size: int, mover: int, opponent: int) -> None:
     """Refuse masks that are not a position of this board: negative, too wide, or sharing a
     square."""

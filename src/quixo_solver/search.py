@@ -76,16 +76,15 @@ class Solver:
             self._engines[size] = engine
         return self._engines[size]
 
-    def _from_tablebase(self, board: Board) -> SearchResult | None:
+    def tablebase_result(self, board: Board) -> SearchResult:
+        """The tables' answer with the best move and the line to the end; MissingTableError
+        when the position's class is not built (or the solver has no tablebase)."""
         if self.tablebase is None:
-            return None
-        try:
-            result = self.tablebase.probe(board)
-            moves = self.tablebase.probe_moves(board)
-        except MissingTableError:
-            return None
+            raise MissingTableError("this solver has no tablebase")
+        result = self.tablebase.probe(board)
+        moves = self.tablebase.probe_moves(board)
         line, child = [], board.copy(stack=False)
-        while result.wdl != 0 and not child.is_game_over() and len(line) < 200:
+        while result.wdl != 0 and not child.is_game_over():
             best = self.tablebase.probe_moves(child)[0][0]
             line.append(best)
             child.push(best)
@@ -106,10 +105,10 @@ class Solver:
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
-        found = self._from_tablebase(board)
-        if found is not None:
-            return found
-        return self._iterate(board, depth, time, nodes)
+        try:
+            return self.tablebase_result(board)
+        except MissingTableError:
+            return self._iterate(board, depth, time, nodes)
 
     def _iterate(self, board, depth, seconds, nodes) -> SearchResult:
         engine = self._engine(board.size)

@@ -8,9 +8,13 @@ Header (little-endian):
 
 Files are written to a temporary name in the same folder and renamed, so a file under its
 final name is always complete; opening one checks the header, the length and the checksum.
+A file whose checksum has passed once is noted, with its length and modification time, in
+the folder's ``.verified`` list, so that later opens of the unchanged file skip the re-hash
+(large 5x5 tables take seconds to hash).
 """
 from __future__ import annotations
 
+import json
 import os
 import struct
 import zlib
@@ -27,6 +31,7 @@ HEADER = struct.Struct("<8sHBBBBHQQQQIIII")
 HEADER_SIZE = 64
 assert HEADER.size == HEADER_SIZE
 TEMPORARY_SUFFIX = ".partial"
+VERIFIED_LIST = ".verified"
 
 
 class TablebaseError(QuixoError):
@@ -114,15 +119,48 @@ def read_header(path: Path) -> TableHeader:
 
 def open_table(path: Path, *, check_data: bool = True) -> tuple[TableHeader, np.ndarray]:
     """Memory-map a table's values (read-only) after checking header, length and checksum."""
+    path = Path(path)
     header = read_header(path)
     dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
     if header.positions == 0:
         return header, np.zeros(0, dtype=dtype)
     values = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_SIZE,
                        shape=(header.positions,))
-    if check_data and _crc(values) != header.data_crc:
-        raise CorruptTableError(f"{path} is damaged: its data does not match its checksum")
+    if check_data and not _verified_before(path, header):
+        if _crc(values) != header.data_crc:
+            raise CorruptTableError(f"{path} is damaged: its data does not match its checksum")
+        _note_verified(path, header)
     return header, values
+
+
+def _fingerprint(path: Path, header: TableHeader) -> list[int]:
+    status = path.stat()
+    return [status.st_size, status.st_mtime_ns, header.data_crc]
+
+
+def _read_verified(directory: Path) -> dict:
+    try:
+        with open(directory / VERIFIED_LIST) as handle:
+            listed = json.load(handle)
+        return listed if isinstance(listed, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _verified_before(path: Path, header: TableHeader) -> bool:
+    return _read_verified(path.parent).get(path.name) == _fingerprint(path, header)
+
+
+def _note_verified(path: Path, header: TableHeader) -> None:
+    listed = _read_verified(path.parent)
+    listed[path.name] = _fingerprint(path, header)
+    temporary = path.parent / f"{VERIFIED_LIST}{TEMPORARY_SUFFIX}-{os.getpid()}"
+    try:
+        with open(temporary, "w") as handle:
+            json.dump(listed, handle)
+        os.replace(temporary, path.parent / VERIFIED_LIST)
+    except OSError:
+        pass  # a read-only folder: the checksum is simply checked again next time
 
 
 def load_values(path: Path) -> np.ndarray:
@@ -134,7 +172,7 @@ def load_values(path: Path) -> np.ndarray:
 def remove_partial_files(directory: Path) -> None:
     """Delete temporary files left by a build that was killed while writing (those of a
     process that is still running are left alone)."""
-    for leftover in Path(directory).glob(f"*.qtb{TEMPORARY_SUFFIX}-*"):
+    for leftover in Path(directory).glob(f"*{TEMPORARY_SUFFIX}-*"):
         pid = leftover.name.rsplit("-", 1)[-1]
         if pid.isdigit() and _process_is_running(int(pid)):
             continue

@@ -1,0 +1,17 @@
+import numpy as np
+import numpy.typing as npt
+
+class ClassSide:
+    size: int
+    mover_count: int
+    opponent_count: int
+    block: int
+    external_block: int
+    words: npt.NDArray[np.uint16]
+    external: npt.NDArray[np.uint16]
+    def __init__(self, size: int, mover_count: int, opponent_count: int,
+                 external: npt.NDArray[np.uint16]) -> None: ...
+    def values(self) -> npt.NDArray[np.uint16]: ...
+
+def initialise(side: ClassSide, threads: int) -> int: ...
+def propagate(frontier_side: ClassSide, parent_side: ClassSide, plies: int, threads: int) -> int: ...

@@ -1,0 +1,7 @@
+import numpy as np
+import numpy.typing as npt
+
+def verify_class(size: int, mover_count: int, opponent_count: int,
+                 values: npt.NDArray[np.uint16], same_pair: npt.NDArray[np.uint16],
+                 next_pair: npt.NDArray[np.uint16], threads: int,
+                 report_limit: int = ...) -> tuple[int, list[int]]: ...
