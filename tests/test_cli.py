@@ -63,3 +63,25 @@ def test_the_installed_command_runs_as_a_module():
     assert result.returncode == 2
     assert "player to move must be X or O" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_tablebase_folder_that_is_a_file_is_a_clear_error(tmp_path, capsys):
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    status = main(["tablebase", "build", "--size", "3", "--dir", str(not_a_folder)])
+    err = capsys.readouterr().err
+    assert status == 2 and str(not_a_folder) in err and "Traceback" not in err
+
+
+def test_a_corrupt_table_is_named_on_the_command_line(tables, tmp_path, capsys):
+    import shutil
+
+    from quixo_solver.tablebase import files
+
+    for path in tables.glob("quixo3x3-*.qtb"):
+        shutil.copy(path, tmp_path / path.name)
+    damaged = tmp_path / files.table_name(3, 2, 1)
+    damaged.write_bytes(damaged.read_bytes()[:-3])
+    status = main(["tablebase", "probe", "XX./O../... X", "--dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 2 and damaged.name in err and "truncated" in err

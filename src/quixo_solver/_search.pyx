@@ -39,6 +39,8 @@ DEF EXACT = 3
 DEF LOWER = 1               # the score is a lower bound (fail high)
 DEF UPPER = 2               # the score is an upper bound (fail low)
 DEF CHECK_EVERY = 1023
+DEF THREAT_DEPTH = 3        # from this many plies left, moves that let the opponent win at
+                            # once are tried after those that do not
 
 cdef struct Entry:
     uint64_t key            # packed position + 1; 0 marks an empty slot
@@ -229,6 +231,18 @@ cdef class Engine:
         i -= n      # file i: ranks 1 and N
         return (<mask_t>1 << i) | (<mask_t>1 << ((n - 1) * n + i))
 
+    cdef bint _wins_at_once(self, mask_t mover, mask_t opponent) noexcept nogil:
+        """Whether the player to move has a move that completes only their own line."""
+        cdef const Geometry* g = self.g
+        cdef mask_t child_mover, child_opponent
+        cdef int move
+        for move in range(g.move_count):
+            if is_legal(g, move, opponent):
+                play(g, move, mover, opponent, &child_mover, &child_opponent)
+                if has_line(g, child_opponent) and not has_line(g, child_mover):
+                    return True
+        return False
+
     cdef int _search(self, mask_t mover, mask_t opponent, int depth, int ply, int alpha,
                      int beta) noexcept nogil:
         cdef const Geometry* g = self.g
@@ -287,8 +301,14 @@ cdef class Engine:
             else:
                 losing[count] = False
             moves[count] = move
-            order[count] = (-1000000 if losing[count] else
-                            (1000000 if move == tt_move else self.history[move]))
+            if losing[count]:
+                order[count] = -1000000
+            elif move == tt_move:
+                order[count] = 1000000
+            else:
+                order[count] = self.history[move]
+                if depth >= THREAT_DEPTH and self._wins_at_once(child_mover, child_opponent):
+                    order[count] -= 500000
             count += 1
 
         if depth <= 0:

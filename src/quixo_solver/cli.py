@@ -304,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     except (QuixoError, tb.MissingTableError) as error:
         print(f"quixo: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except OSError as error:  # a folder that is a file, a full disk, no permission ...
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"quixo: error: {error.strerror or error}{where}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except VerificationFailed:
         return EXIT_FAILED
     except KeyboardInterrupt:

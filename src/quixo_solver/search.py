@@ -1,6 +1,11 @@
 """Searching any position: ``Solver`` runs iterative deepening over the Cython engine
 (_search.pyx) and answers from the tablebases wherever a class is built.
 
+Move order at a node: the transposition table's move; then, with 3 or more plies left, the
+moves that leave the opponent no immediate win before those that hand one over; then by the
+history of cutoffs; moves that complete the opponent's line come last (a move that wins at
+once ends the node before any ordering).
+
 What a result claims:
 - ``win`` / ``loss`` with ``plies``: proven, with the exact plies of SPEC. The search claims
   it only when the mate score's plies are within the depth it completed, so that every
