@@ -3,15 +3,16 @@
 A pair is the class (a, b) with its mirror (b, a): a move that takes the mover's own cube
 leads from one to the other ("internal" moves), a move that takes a blank leads to the pair
 with one more cube ("external" moves), already solved. Values are uint16, seen from the
-player to move (value_codes.py):
+player to move (tablebase/values.py):
 
     0 = draw (or not yet known),  2k + 1 = win in k plies,  2k + 2 = loss in k plies.
 
 The build (tablebase/builder.py) runs, for a pair:
-  1. ``initialise`` on each class: terminal positions get their 0-ply value; every other
-     position counts its internal moves (``remaining``) and looks its external children up:
-     a losing child makes it a (tentative) win, and a position without internal moves is
-     settled at once.
+  1. ``initialise`` on each class: terminal positions get their 0-ply value and every other
+     position counts its internal moves (``remaining``); then every lost position of the
+     next class is un-moved to the parents that took a blank, each of which becomes a
+     (tentative) win in one ply more, the fewest plies kept; a position with no internal
+     move is then settled from its external children at once.
   2. ``propagate(n)`` for n = 1, 2, ... on each class, until n - 1 passes the largest plies
      yet assigned: every position whose value has exactly n - 1 plies is un-moved to its
      internal parents. A loss makes each parent a win in n (lowering a longer tentative win);
@@ -30,9 +31,7 @@ from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from ._engine cimport (
-    Geometry, geometry_of, has_line, mask_t, play, popcount, slide,
-)
+from ._engine cimport Geometry, geometry_of, has_line, mask_t, play, popcount
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 

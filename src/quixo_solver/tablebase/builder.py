@@ -114,8 +114,11 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
             inputs = {cls: files.load_values(directory / files.table_name(size, *cls))
                       for cls in unit.needs}
             bar.advance(0, f"{unit}")
-            solved = solve_unit(unit, inputs, threads,
-                                on_step=lambda plies, longest: bar.advance(0, f"{unit} ply {plies}/{longest}"))
+
+            def show_ply(plies: int, longest: int, unit=unit) -> None:
+                bar.advance(0, f"{unit} ply {plies}/{longest}")
+
+            solved = solve_unit(unit, inputs, threads, on_step=show_ply)
             for (a, b), values in solved.items():
                 files.write_table(directory, size, a, b, values)
             report.solved.append(unit)
