@@ -58,7 +58,8 @@ def test_the_verifier_passes_on_every_table_built(tables):
     for size in (3, 4, 5):
         report = verify(tables, size)
         assert report.ok, [c for c in report.classes if c.mismatches]
-        assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, 1 if size == 5 else None))
+        blanks = 1 if size == 5 else None
+        assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, blanks))
 
 
 def test_the_verifier_finds_a_wrong_value(tables):
