@@ -8,7 +8,7 @@ from .errors import PositionError
 
 
 cdef void _fill_tables() noexcept:
-    cdef int n, k, j, value, below, p, r, occupied, bits, out, i
+    cdef int n, k, j, value, below, p, r, occupied, bits, packed, spread, i
     cdef uint64_t total
     for n in range(26):
         for k in range(26):
@@ -29,22 +29,18 @@ cdef void _fill_tables() noexcept:
                 RANK_BYTE[j][value][below] = <uint32_t>total
     for occupied in range(256):
         for bits in range(256):
-            out = 0
+            # the i-th occupied square p pairs bit p of the byte with bit i of the packed form
+            packed = spread = 0
             i = 0
             for p in range(8):
                 if occupied >> p & 1:
                     if bits >> p & 1:
-                        out |= 1 << i
-                    i += 1
-            PEXT_BYTE[occupied][bits] = out
-            out = 0
-            i = 0
-            for p in range(8):
-                if occupied >> p & 1:
+                        packed |= 1 << i
                     if bits >> i & 1:
-                        out |= 1 << p
+                        spread |= 1 << p
                     i += 1
-            PDEP_BYTE[occupied][bits] = out
+            PEXT_BYTE[occupied][bits] = packed
+            PDEP_BYTE[occupied][bits] = spread
 
 
 _fill_tables()
