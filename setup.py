@@ -71,6 +71,9 @@ EXTENSIONS = [
     extension("quixo_solver._retro"),
     extension("quixo_solver._verify"),
     extension("quixo_solver._search"),
+    extension("qwixx_stats._rows"),
+    extension("qwixx_stats._solitaire"),
+    extension("qwixx_stats._simulate"),
 ]
 
 setup(

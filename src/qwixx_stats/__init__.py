@@ -1,7 +1,21 @@
-"""Exact dice probabilities and expected-value tables for the dice game Qwixx.
+"""Exact dice probabilities, the exact optimal single-player strategy, an advisor and a
+simulator for the dice game Qwixx.
 
-Not built yet: see the project's issue tracker. The package exists so that the distribution's
-layout is final."""
+    from qwixx_stats import Sheet, Dice, ExpectedValues
+    values = ExpectedValues.load()            # solved once (seconds), then read from the cache
+    values.value(Sheet())                     # 115.4831...: optimal single-player expectation
+    values.active_options(Sheet.parse("red:2,3 penalties:1"), Dice.parse("3,4,6,1,2,5"))
+"""
+from .errors import (DiceError, GameOverError, IllegalMarkError, QwixxError, SheetError,
+                     TableError)
+from .game import Game, active_options
+from .sheet import COLOURS, Dice, Sheet
+from .solitaire import ExpectedValues, OptimalPlayer
+from .simulate import Strategy, parse_strategies, simulate
 
 __version__ = "0.1.0"
-__all__: list[str] = []
+__all__ = [
+    "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameOverError",
+    "IllegalMarkError", "OptimalPlayer", "QwixxError", "Sheet", "SheetError", "Strategy",
+    "TableError", "active_options", "parse_strategies", "simulate",
+]

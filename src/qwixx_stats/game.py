@@ -1,0 +1,160 @@
+"""A game of Qwixx for any number of players, with the full rules of SPEC.
+
+A turn: the active player rolls; in action 1 every player may mark the white sum in one open
+row (decisions are simultaneous, so several players may lock the same row); rows locked in
+action 1 close for everyone, and if that makes two closed rows the game ends at once, with no
+action 2. Otherwise the active player alone may mark one white die plus one coloured die of an
+open row. An active player who marked nothing takes a penalty. The game ends when a player has
+four penalties or two rows are closed. Only the player who marks a row's last number gets its
+lock mark.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Protocol
+
+from .errors import GameOverError, IllegalMarkError
+from .sheet import COLOURS, Dice, Sheet, position
+
+SecondMark = Optional[tuple[str, int]]
+
+
+class Player(Protocol):
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        """The row in which to mark the white sum, or None."""
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        """(row, number) for white die + that row's die, or None. Active player only."""
+
+
+@dataclass
+class TurnRecord:
+    active: int
+    dice: Dice
+    first: list[Optional[str]]
+    second: SecondMark
+    penalty: bool
+
+
+@dataclass
+class Game:
+    players: int
+    sheets: list[Sheet] = field(default_factory=list)
+    active: int = 0
+    history: list[TurnRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or self.players < 1:
+            raise ValueError(f"a game needs at least one player, not {self.players!r}")
+        if not self.sheets:
+            self.sheets = [Sheet() for _ in range(self.players)]
+        if len(self.sheets) != self.players:
+            raise ValueError("one sheet per player")
+
+    @property
+    def closed(self) -> frozenset[str]:
+        return frozenset().union(*(s.closed for s in self.sheets))
+
+    def is_over(self) -> bool:
+        return any(s.penalties >= 4 for s in self.sheets) or len(self.closed) >= 2
+
+    def scores(self) -> list[int]:
+        return [s.score() for s in self.sheets]
+
+    def play_turn(self, dice: Dice, first: list[Optional[str]], second: SecondMark) -> None:
+        """Apply one turn's decisions: first[i] is player i's action 1, second the active one's
+        action 2 (ignored when action 1 ended the game)."""
+        self._apply_first(dice, first)
+        penalty = False
+        if self.is_over():
+            second = None
+        else:
+            penalty = self._apply_second(dice, first[self.active] is not None, second)
+        self.history.append(TurnRecord(self.active, dice, list(first), second, penalty))
+        self.active = (self.active + 1) % self.players
+
+    def play_turn_with(self, dice: Dice, players: list[Player]) -> None:
+        """One turn with each player's decisions asked at the moment the rules ask them."""
+        if self.is_over():
+            raise GameOverError("the game is over")
+        first = [players[i].first_action(self.sheets[i], dice, i == self.active)
+                 for i in range(self.players)]
+        self._apply_first(dice, first)
+        second, penalty = None, False
+        if not self.is_over():
+            marked = first[self.active] is not None
+            second = players[self.active].second_action(self.sheets[self.active], dice, marked)
+            penalty = self._apply_second(dice, marked, second)
+        self.history.append(TurnRecord(self.active, dice, first, second, penalty))
+        self.active = (self.active + 1) % self.players
+
+    def _apply_first(self, dice: Dice, first: list[Optional[str]]) -> None:
+        if self.is_over():
+            raise GameOverError("the game is over")
+        if len(first) != self.players:
+            raise ValueError("one action-1 decision per player")
+        total = dice.white_sum
+        closed = self.closed
+        sheets = [s.close(closed) for s in self.sheets]
+        for i, colour in enumerate(first):
+            if colour is not None:
+                if not sheets[i].can_mark(colour, total):
+                    raise IllegalMarkError(f"player {i + 1} cannot mark {total} in {colour}")
+                sheets[i] = sheets[i].mark(colour, total)
+        closed = frozenset().union(*(s.closed for s in sheets))
+        self.sheets = [s.close(closed) for s in sheets]
+
+    def _apply_second(self, dice: Dice, marked_first: bool, second: SecondMark) -> bool:
+        """Apply action 2; returns whether the active player took a penalty."""
+        sheet = self.sheets[self.active]
+        penalty = False
+        if second is not None:
+            colour, number = second
+            if number not in dice.colour_sums(colour):
+                raise IllegalMarkError(f"{number} is not a white die plus the {colour} die")
+            sheet = sheet.mark(colour, number)
+        elif not marked_first:
+            sheet = sheet.add_penalty()
+            penalty = True
+        self.sheets[self.active] = sheet
+        closed = self.closed
+        self.sheets = [s.close(closed) for s in self.sheets]
+        return penalty
+
+
+def skipped_boxes(sheet: Sheet, colour: str, number: int) -> int:
+    """Empty boxes left behind to the left of the new mark."""
+    marks = sheet.marks(colour)
+    last = position(colour, marks[-1]) if marks else -1
+    return position(colour, number) - last - 1
+
+
+def active_options(sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], SecondMark]]:
+    """Every legal (action 1, action 2) pair for the active player, in a fixed order:
+    action 1 None, red, yellow, green, blue; action 2 None, then per row the first white die's
+    sum before the second's (a repeated sum is listed once)."""
+    options = []
+    for first in (None,) + COLOURS:
+        if first is not None and not sheet.can_mark(first, dice.white_sum):
+            continue
+        after = sheet if first is None else sheet.mark(first, dice.white_sum)
+        options.append((first, None))
+        if len(after.closed) >= 2:      # action 1 ended the game: no action 2
+            continue
+        for colour in COLOURS:
+            for number in dict.fromkeys(dice.colour_sums(colour)):
+                if after.can_mark(colour, number):
+                    options.append((first, (colour, number)))
+    return options
+
+
+def apply_option(sheet: Sheet, dice: Dice, option: tuple[Optional[str], SecondMark]) -> Sheet:
+    """The sheet after one player's own turn (single-player view: a penalty if nothing)."""
+    first, second = option
+    if first is not None:
+        sheet = sheet.mark(first, dice.white_sum)
+    if second is not None:
+        sheet = sheet.mark(*second)
+    if first is None and second is None:
+        sheet = sheet.add_penalty()
+    return sheet

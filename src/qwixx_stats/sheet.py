@@ -1,0 +1,213 @@
+"""Score sheets, dice and their notation (SPEC "Sheet notation").
+
+A sheet lists the numbers marked in each row, its penalties and the rows that are closed (by
+anyone). Red and yellow run 2..12, green and blue 12..2; a row's last number (12 or 2) can be
+marked only after 5 marks in that row, and marking it locks the row: the lock counts as one
+more mark and closes the row. Sheets are immutable; `mark` returns a new sheet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, NamedTuple
+
+from .errors import DiceError, IllegalMarkError, SheetError
+
+COLOURS = ("red", "yellow", "green", "blue")
+ROW_NUMBERS = {
+    "red": tuple(range(2, 13)),
+    "yellow": tuple(range(2, 13)),
+    "green": tuple(range(12, 1, -1)),
+    "blue": tuple(range(12, 1, -1)),
+}
+MARKS_TO_LOCK = 5
+MAX_PENALTIES = 4
+PENALTY_POINTS = 5
+
+
+def row_points(marks: int) -> int:
+    return marks * (marks + 1) // 2
+
+
+def check_colour(colour: str) -> str:
+    if colour not in ROW_NUMBERS:
+        raise SheetError(f"unknown row {colour!r}: expected one of {', '.join(COLOURS)}")
+    return colour
+
+
+def position(colour: str, number: int) -> int:
+    """The box (0..10, left to right) of `number` in the row of `colour`."""
+    check_colour(colour)
+    if not isinstance(number, int) or not 2 <= number <= 12:
+        raise SheetError(f"{number!r} is not a number of a Qwixx row (2..12)")
+    return number - 2 if colour in ("red", "yellow") else 12 - number
+
+
+@dataclass(frozen=True)
+class Sheet:
+    rows: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    penalties: int = 0
+    closed: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        if len(self.rows) != 4:
+            raise SheetError("a sheet has exactly 4 rows")
+        if not isinstance(self.penalties, int) or not 0 <= self.penalties <= MAX_PENALTIES:
+            raise SheetError(f"penalties must be 0..{MAX_PENALTIES}, not {self.penalties!r}")
+        for colour in self.closed:
+            check_colour(colour)
+        for colour, marks in zip(COLOURS, self.rows):
+            boxes = [position(colour, number) for number in marks]
+            if any(b <= a for a, b in zip(boxes, boxes[1:])):
+                raise SheetError(f"{colour} marks {','.join(map(str, marks))} are not in row "
+                                 f"order ({ROW_NUMBERS[colour][0]} to {ROW_NUMBERS[colour][-1]})")
+            if boxes and boxes[-1] == 10:
+                if len(marks) - 1 < MARKS_TO_LOCK:
+                    raise SheetError(f"{colour} is locked with {len(marks) - 1} marks before its "
+                                     f"last number; locking needs {MARKS_TO_LOCK}")
+                if colour not in self.closed:
+                    raise SheetError(f"{colour} is locked on this sheet, so it must be closed")
+
+    # -- notation ------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> "Sheet":
+        """Read `red:2,3,5 yellow: green:12,10 blue: penalties:1 closed:red` (any order)."""
+        if not isinstance(text, str):
+            raise SheetError(f"a sheet is written as text, not {type(text).__name__}")
+        rows: dict[str, tuple[int, ...]] = {}
+        penalties = 0
+        closed: set[str] = set()
+        seen: set[str] = set()
+        for token in text.split():
+            key, colon, value = token.partition(":")
+            if not colon:
+                raise SheetError(f"sheet token {token!r} has no ':' (expected e.g. red:2,3)")
+            if key in seen:
+                raise SheetError(f"{key!r} appears twice in the sheet")
+            seen.add(key)
+            items = [item for item in value.split(",") if item] if value else []
+            if key in ROW_NUMBERS:
+                rows[key] = tuple(_number(item, key) for item in items)
+            elif key == "penalties":
+                if len(items) != 1:
+                    raise SheetError(f"penalties takes one number, not {value!r}")
+                penalties = _number(items[0], key)
+            elif key == "closed":
+                closed = {check_colour(item) for item in items}
+            else:
+                raise SheetError(f"unknown sheet token {key!r}: expected red, yellow, green, "
+                                 "blue, penalties or closed")
+        return cls(tuple(rows.get(colour, ()) for colour in COLOURS), penalties,
+                   frozenset(closed))
+
+    def __str__(self) -> str:
+        parts = [f"{colour}:{','.join(map(str, marks))}"
+                 for colour, marks in zip(COLOURS, self.rows)]
+        parts.append(f"penalties:{self.penalties}")
+        parts.append("closed:" + ",".join(c for c in COLOURS if c in self.closed))
+        return " ".join(parts)
+
+    # -- queries -------------------------------------------------------------------------
+    def marks(self, colour: str) -> tuple[int, ...]:
+        return self.rows[COLOURS.index(check_colour(colour))]
+
+    def mark_count(self, colour: str) -> int:
+        """Marks in the row, the lock included."""
+        marks = self.marks(colour)
+        return len(marks) + (1 if self.is_locked(colour) else 0)
+
+    def is_locked(self, colour: str) -> bool:
+        """Locked by this player (its last number marked)."""
+        marks = self.marks(colour)
+        return bool(marks) and marks[-1] == ROW_NUMBERS[colour][-1]
+
+    def can_mark(self, colour: str, number: int) -> bool:
+        box = position(colour, number)
+        if colour in self.closed:
+            return False
+        marks = self.marks(colour)
+        if marks and box <= position(colour, marks[-1]):
+            return False
+        return box < 10 or len(marks) >= MARKS_TO_LOCK
+
+    def legal_marks(self, colour: str) -> tuple[int, ...]:
+        return tuple(n for n in ROW_NUMBERS[check_colour(colour)] if self.can_mark(colour, n))
+
+    def score(self) -> int:
+        return (sum(row_points(self.mark_count(c)) for c in COLOURS)
+                - PENALTY_POINTS * self.penalties)
+
+    # -- changes -------------------------------------------------------------------------
+    def mark(self, colour: str, number: int) -> "Sheet":
+        if not self.can_mark(colour, number):
+            raise IllegalMarkError(f"{number} cannot be marked in {colour} on this sheet "
+                                   f"({self})")
+        index = COLOURS.index(colour)
+        rows = list(self.rows)
+        rows[index] = rows[index] + (number,)
+        closed = self.closed
+        if position(colour, number) == 10:
+            closed = closed | {colour}
+        return Sheet(tuple(rows), self.penalties, closed)
+
+    def add_penalty(self) -> "Sheet":
+        if self.penalties >= MAX_PENALTIES:
+            raise IllegalMarkError("a sheet holds at most 4 penalties")
+        return Sheet(self.rows, self.penalties + 1, self.closed)
+
+    def close(self, colours: Iterable[str]) -> "Sheet":
+        """The same sheet with more rows closed (by other players' locks)."""
+        colours = {check_colour(c) for c in colours}
+        return Sheet(self.rows, self.penalties, self.closed | colours)
+
+    def is_finished(self) -> bool:
+        """A fourth penalty or a second closed row ends the game."""
+        return self.penalties >= MAX_PENALTIES or len(self.closed) >= 2
+
+
+def _number(text: str, key: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise SheetError(f"{text!r} in {key!r} is not a whole number") from None
+
+
+class Dice(NamedTuple):
+    """Six dice in SPEC order: white, white, red, yellow, green, blue."""
+    white1: int
+    white2: int
+    red: int
+    yellow: int
+    green: int
+    blue: int
+
+    @classmethod
+    def parse(cls, text: str | Iterable[int]) -> "Dice":
+        if isinstance(text, str):
+            parts = [p.strip() for p in text.split(",")]
+            try:
+                values = [int(p) for p in parts]
+            except ValueError:
+                raise DiceError(f"dice {text!r}: expected six numbers like 3,4,6,1,2,5") from None
+        else:
+            values = list(text)
+        if len(values) != 6:
+            raise DiceError(f"dice {text!r}: expected six numbers (white, white, red, yellow, "
+                            f"green, blue), got {len(values)}")
+        if any(not isinstance(v, int) or not 1 <= v <= 6 for v in values):
+            raise DiceError(f"dice {text!r}: every die shows 1..6")
+        return cls(*values)
+
+    def __str__(self) -> str:
+        return ",".join(map(str, self))
+
+    @property
+    def white_sum(self) -> int:
+        return self.white1 + self.white2
+
+    def colour(self, colour: str) -> int:
+        return getattr(self, check_colour(colour))
+
+    def colour_sums(self, colour: str) -> tuple[int, int]:
+        """The two sums a white die and this colour's die make."""
+        die = self.colour(colour)
+        return (self.white1 + die, self.white2 + die)

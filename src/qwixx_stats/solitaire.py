@@ -1,0 +1,196 @@
+"""The exact optimal single-player strategy: a player who is always the active player and
+maximises the expected final score.
+
+`ExpectedValues` holds, for every sheet state (rows up to the symmetries of _rows.pxd, and
+0..3 penalties), the expected points still to come under optimal play; the expected final
+score of a sheet is its score plus that. The table is solved by the Cython kernel
+(`_solitaire.solve`, a few seconds on two cores) and kept in a file so later calls load it.
+
+File: a 28-byte header (magic b"QWIXXEV\\0", version u16, reserved u16, states u32, penalties
+u32, data crc32 u32, then the crc32 of the 24 bytes before it), then the float64 values
+little-endian; written to a temporary name and renamed, checked on open.
+"""
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from pathlib import Path
+from typing import Callable, Optional
+
+import numpy as np
+
+from . import _rows, _solitaire
+from .errors import TableError
+from .game import SecondMark, active_options, apply_option
+from .sheet import COLOURS, Dice, Sheet, position
+
+ROW_STATES = 57
+CLOSED = 56
+SHEET_STATES = 1367031
+PENALTY_STATES = 4
+MAGIC = b"QWIXXEV\0"
+VERSION = 1
+HEADER = struct.Struct("<8sHHIIII")
+TABLE_NAME = f"qwixx-solitaire-v{VERSION}.qev"
+
+
+def default_directory() -> Path:
+    """$QWIXX_TABLE_DIR, else the user's cache folder."""
+    override = os.environ.get("QWIXX_TABLE_DIR")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "qwixx_stats"
+
+
+def row_state(sheet: Sheet, colour: str) -> int:
+    if colour in sheet.closed:
+        return CLOSED
+    marks = sheet.marks(colour)
+    if not marks:
+        return 0
+    return _rows.row_state(position(colour, marks[-1]), len(marks))
+
+
+def solve_order() -> tuple[np.ndarray, np.ndarray]:
+    """Every sheet state with at most one closed row, grouped by the sum of its row states
+    (a mark always raises it), the most advanced level first; returns the states packed 6 bits
+    per row and the start of each level."""
+    xs, ys = np.tril_indices(ROW_STATES)                 # one pair of rows, x >= y
+    pair_level = xs + ys
+    pair_closed = (xs == CLOSED).astype(np.int64) + (ys == CLOSED)
+    first, second = np.tril_indices(len(xs))             # a pair of pairs
+    keep = pair_closed[first] + pair_closed[second] <= 1
+    first, second = first[keep], second[keep]
+    level = pair_level[first] + pair_level[second]
+    order = np.argsort(-level, kind="stable")
+    first, second, level = first[order], second[order], level[order]
+    packed = ((xs[first] << 18) | (ys[first] << 12) | (xs[second] << 6) | ys[second])
+    starts = np.flatnonzero(np.diff(level)) + 1
+    level_starts = np.concatenate([[0], starts, [len(level)]]).astype(np.int64)
+    return packed.astype(np.int32), level_starts
+
+
+def states_to_solve() -> int:
+    """How many sheet states `solve_table` solves (those with at most one closed row)."""
+    return len(solve_order()[0])
+
+
+def solve_table(progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
+    """Solve every state: an array (SHEET_STATES, 4) of expected future points."""
+    packed, level_starts = solve_order()
+    future = np.zeros((SHEET_STATES, PENALTY_STATES), dtype=np.float64)
+    _solitaire.solve(future, packed, level_starts, progress)
+    return future
+
+
+def write_table(path: Path, future: np.ndarray) -> Path:
+    data = np.ascontiguousarray(future, dtype="<f8")
+    head = HEADER.pack(MAGIC, VERSION, 0, data.shape[0], data.shape[1],
+                       zlib.crc32(data.view(np.uint8)), 0)
+    head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".partial")
+    with open(temporary, "wb") as handle:
+        handle.write(head)
+        handle.write(data.tobytes())
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    return path
+
+
+def read_table(path: Path) -> np.ndarray:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TableError(f"{path}: no such expected-value table") from None
+    if len(raw) < HEADER.size:
+        raise TableError(f"{path}: truncated header ({len(raw)} bytes)")
+    magic, version, _, states, penalties, data_crc, header_crc = HEADER.unpack_from(raw)
+    if magic != MAGIC:
+        raise TableError(f"{path}: not a Qwixx expected-value table (bad magic)")
+    if zlib.crc32(raw[:HEADER.size - 4]) != header_crc:
+        raise TableError(f"{path}: header checksum mismatch (corrupt file)")
+    if version != VERSION or states != SHEET_STATES or penalties != PENALTY_STATES:
+        raise TableError(f"{path}: table format {version} with {states}x{penalties} values is "
+                         f"not the expected version {VERSION}")
+    expected = HEADER.size + 8 * states * penalties
+    if len(raw) != expected:
+        raise TableError(f"{path}: {len(raw)} bytes where {expected} were expected (truncated)")
+    body = memoryview(raw)[HEADER.size:]
+    if zlib.crc32(body) != data_crc:
+        raise TableError(f"{path}: data checksum mismatch (corrupt file)")
+    return np.frombuffer(body, dtype="<f8").reshape(states, penalties).copy()
+
+
+class ExpectedValues:
+    """Values of the optimal single-player strategy, with the best decisions for a roll."""
+
+    def __init__(self, future: np.ndarray):
+        if future.shape != (SHEET_STATES, PENALTY_STATES):
+            raise TableError(f"a table has shape {(SHEET_STATES, PENALTY_STATES)}")
+        self.future = future
+
+    @classmethod
+    def load(cls, directory: Path | str | None = None, *, build: bool = True,
+             progress: Optional[Callable[[int], None]] = None) -> "ExpectedValues":
+        """Load the table from `directory` (default: `default_directory()`), solving and
+        saving it first if it is not there and `build` is true."""
+        path = Path(directory or default_directory()) / TABLE_NAME
+        if not path.exists() and build:
+            write_table(path, solve_table(progress))
+        return cls(read_table(path))
+
+    def future_points(self, sheet: Sheet) -> float:
+        """Expected points still to come from `sheet` at the start of a turn."""
+        if sheet.is_finished():
+            return 0.0
+        rows = [row_state(sheet, colour) for colour in COLOURS]
+        return float(self.future[_rows.sheet_index(*rows), sheet.penalties])
+
+    def value(self, sheet: Sheet) -> float:
+        """The expected final score from `sheet` at the start of a turn."""
+        return sheet.score() + self.future_points(sheet)
+
+    def active_options(self, sheet: Sheet, dice: Dice) -> list[tuple[tuple, float]]:
+        """Every option of the active player for this roll with its expected final score,
+        best first (ties keep the order of `game.active_options`)."""
+        scored = [(option, self.value(apply_option(sheet, dice, option)))
+                  for option in active_options(sheet, dice)]
+        return sorted(scored, key=lambda item: -item[1])
+
+    def passive_options(self, sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], float]]:
+        """Action 1 choices of a non-active player (no penalty), valued as the sheet at the
+        start of a turn."""
+        total = dice.white_sum
+        choices: list[tuple[Optional[str], float]] = [(None, self.value(sheet))]
+        for colour in COLOURS:
+            if sheet.can_mark(colour, total):
+                choices.append((colour, self.value(sheet.mark(colour, total))))
+        return sorted(choices, key=lambda item: -item[1])
+
+
+class OptimalPlayer:
+    """Plays the single-player optimum on its own sheet (a `game.Player`)."""
+
+    def __init__(self, values: ExpectedValues):
+        self.values = values
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if active:
+            return self.values.active_options(sheet, dice)[0][0][0]
+        return self.values.passive_options(sheet, dice)[0][0]
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        best, best_value = None, self.values.value(sheet if marked_first else sheet.add_penalty())
+        for colour in COLOURS:
+            for number in dict.fromkeys(dice.colour_sums(colour)):
+                if sheet.can_mark(colour, number):
+                    value = self.values.value(sheet.mark(colour, number))
+                    if value > best_value:
+                        best, best_value = (colour, number), value
+        return best

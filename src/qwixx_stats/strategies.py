@@ -1,0 +1,145 @@
+"""Players for the simulator, in pure Python (the reference the Cython simulator is tested
+against; `_simulate.pyx` mirrors every rule and tie-break here).
+
+- greedy: the option that gains the most points this turn, then the one that skips the fewest
+  boxes; it therefore marks whenever it can.
+- cautious k: marks only numbers that leave at most k empty boxes behind; the most marks, then
+  the fewest boxes skipped; the active player takes a penalty when nothing qualifies.
+- random: uniformly among the legal choices (a penalty included for the active player).
+- optimal: the exact single-player optimum (`solitaire.OptimalPlayer`).
+Ties go to the first option in `game.active_options` order.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .game import SecondMark, active_options, apply_option, skipped_boxes
+from .sheet import COLOURS, Dice, Sheet
+
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The simulator's random stream (the same generator as the Cython kernel)."""
+
+    def __init__(self, state: int):
+        self.state = state & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer 0..n-1 (n < 2**32)."""
+        return ((self.next() >> 32) * n) >> 32
+
+    def roll(self) -> Dice:
+        return Dice(*(1 + self.below(6) for _ in range(6)))
+
+    @classmethod
+    def for_game(cls, seed: int, game: int) -> "SplitMix64":
+        mixer = cls(seed)
+        mixer.state = (mixer.state + 0x9E3779B97F4A7C15 * (game + 1)) & MASK64
+        return cls(mixer.next())
+
+
+def _second_options(sheet: Sheet, dice: Dice) -> list[SecondMark]:
+    options: list[SecondMark] = [None]
+    for colour in COLOURS:
+        for number in dict.fromkeys(dice.colour_sums(colour)):
+            if sheet.can_mark(colour, number):
+                options.append((colour, number))
+    return options
+
+
+def _marks_of(sheet: Sheet, dice: Dice, option) -> list[tuple[Sheet, str, int]]:
+    """(sheet before the mark, row, number) for each mark of an option, in order."""
+    first, second = option
+    marks = []
+    if first is not None:
+        marks.append((sheet, first, dice.white_sum))
+        sheet = sheet.mark(first, dice.white_sum)
+    if second is not None:
+        marks.append((sheet, *second))
+    return marks
+
+
+def _best(options, key):
+    best, best_key = None, None
+    for option in options:
+        k = key(option)
+        if best_key is None or k > best_key:
+            best, best_key = option, k
+    return best
+
+
+class GreedyPlayer:
+    name = "greedy"
+
+    def _key(self, sheet: Sheet, dice: Dice, option):
+        gain = apply_option(sheet, dice, option).score() - sheet.score()
+        skipped = sum(skipped_boxes(s, c, n) for s, c, n in _marks_of(sheet, dice, option))
+        return (gain, -skipped)
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if active:
+            return _best(active_options(sheet, dice), lambda o: self._key(sheet, dice, o))[0]
+        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)]
+        return _best(choices, lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        def key(option):
+            if option is None:
+                return (0 if marked_first else -5, 0)
+            return self._key(sheet, dice, (None, option))
+        return _best(_second_options(sheet, dice), key)
+
+
+class CautiousPlayer:
+    def __init__(self, skip: int):
+        if not isinstance(skip, int) or not 0 <= skip <= 10:
+            raise ValueError(f"cautious skip limit must be 0..10, not {skip!r}")
+        self.skip = skip
+        self.name = f"cautious{skip}"
+
+    def _key(self, sheet: Sheet, dice: Dice, option):
+        marks = _marks_of(sheet, dice, option)
+        skips = [skipped_boxes(s, c, n) for s, c, n in marks]
+        if any(k > self.skip for k in skips):
+            return None
+        return (len(marks), -sum(skips))
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if active:
+            options = [o for o in active_options(sheet, dice)
+                       if self._key(sheet, dice, o) is not None]
+            return _best(options, lambda o: self._key(sheet, dice, o))[0]
+        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)
+                            and self._key(sheet, dice, (c, None)) is not None]
+        return _best(choices, lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        options = [o for o in _second_options(sheet, dice)
+                   if o is None or self._key(sheet, dice, (None, o)) is not None]
+        return _best(options, lambda o: (0, 0) if o is None else self._key(sheet, dice, (None, o)))
+
+
+class RandomPlayer:
+    name = "random"
+
+    def __init__(self, rng: SplitMix64):
+        self.rng = rng
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if active:
+            options = active_options(sheet, dice)
+            return options[self.rng.below(len(options))][0]
+        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)]
+        return choices[self.rng.below(len(choices))]
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        options = _second_options(sheet, dice)
+        return options[self.rng.below(len(options))]
