@@ -43,3 +43,20 @@ def tables(tmp_path_factory):
     build(directory, 4)
     build(directory, 5, max_blanks=1)
     return directory
+
+
+@pytest.fixture(scope="session")
+def qwixx_table_dir(tmp_path_factory):
+    """A folder holding the solved single-player Qwixx table (solved once per session)."""
+    from qwixx_stats.solitaire import ExpectedValues
+
+    directory = tmp_path_factory.mktemp("qwixx")
+    ExpectedValues.load(directory)
+    return directory
+
+
+@pytest.fixture(scope="session")
+def qwixx_values(qwixx_table_dir):
+    from qwixx_stats.solitaire import ExpectedValues
+
+    return ExpectedValues.load(qwixx_table_dir, build=False)

@@ -1,0 +1,28 @@
+"""pytest-benchmark: Qwixx simulation (Cython kernel vs the pure-Python rules) and advice.
+
+    pytest benchmarks/test_bench_qwixx.py --benchmark-enable
+"""
+import pytest
+
+from qwixx_stats import Dice, ExpectedValues, Sheet
+from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
+
+
+@pytest.fixture(scope="module")
+def values(tmp_path_factory):
+    return ExpectedValues.load(tmp_path_factory.mktemp("qwixx"))
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_simulate_100_games_four_players(benchmark, values, engine):
+    strategies = parse_strategies("optimal,greedy,cautious:2,random", 4)
+    run = simulate if engine == "cython" else simulate_python
+    benchmark.group = "simulate 100 games"
+    result = benchmark(run, strategies, 100, 1, values=values)
+    assert result.games == 100
+
+
+def test_advise_one_roll(benchmark, values):
+    sheet, dice = Sheet.parse("red:2,3,5 green:12,10 penalties:1"), Dice.parse("3,4,6,1,2,5")
+    options = benchmark(values.active_options, sheet, dice)
+    assert options
