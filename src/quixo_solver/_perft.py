@@ -13,8 +13,12 @@ def _check_depth(depth: int) -> int:
 
 
 def perft(board: Board, depth: int, *, threads: int = 0) -> int:
-    """Move sequences of length ``depth`` from ``board``; a move that ends the game counts at
-    its own depth and has no continuations. Runs without the GIL on ``threads`` cores (0: all)."""
+    """Move sequences of length ``depth`` from ``board`` (a two-player Board or a four-player
+    TeamBoard, passes included); a move that ends the game counts at its own depth and has no
+    continuations. Runs without the GIL on ``threads`` cores (0: all)."""
+    if getattr(board, "players", 2) == 4:
+        from .teams.board import perft as team_perft
+        return team_perft(board, _check_depth(depth), threads=threads)
     return engine.perft(board.size, board.mover_cubes, board.opponent_cubes,
                         _check_depth(depth), threads)
 

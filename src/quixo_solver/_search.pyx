@@ -20,7 +20,6 @@ Mate scores keep this contract whatever the depth: they are facts about the game
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 import numpy as np
 
@@ -28,17 +27,11 @@ from ._engine cimport (
     MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, mix64, pack, play,
     popcount,
 )
+from ._heuristic cimport evaluate
 from ._index cimport class_index
+from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
+                     from_table, now, to_table)
 
-DEF MATE = 30000
-DEF MATE_BOUND = 28000      # |score| >= MATE_BOUND: a proven win or loss
-DEF EVAL_LIMIT = 20000
-DEF INFINITE = 32000
-DEF MAX_DEPTH = 120
-DEF EXACT = 3
-DEF LOWER = 1               # the score is a lower bound (fail high)
-DEF UPPER = 2               # the score is an upper bound (fail low)
-DEF CHECK_EVERY = 1023
 DEF THREAT_DEPTH = 3        # from this many plies left, moves that let the opponent win at
                             # once are tried after those that do not
 
@@ -49,36 +42,6 @@ cdef struct Entry:
     uint8_t bound
     uint8_t move
     uint16_t generation
-
-
-# Heuristic weights (documented in search.py): a line with only the mover's cubes is worth
-# LINE_WEIGHT[count] (the opponent's, the negative), both ends of a rank or file held +ENDS.
-cdef int LINE_WEIGHT[6]
-LINE_WEIGHT[:] = [0, 1, 4, 16, 64, 0]
-DEF ENDS = 6
-DEF CUBE = 3
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
-
-
-cdef inline int _to_table(int score, int ply) noexcept nogil:
-    if score >= MATE_BOUND:
-        return score + ply
-    if score <= -MATE_BOUND:
-        return score - ply
-    return score
-
-
-cdef inline int _from_table(int score, int ply) noexcept nogil:
-    if score >= MATE_BOUND:
-        return score - ply
-    if score <= -MATE_BOUND:
-        return score + ply
-    return score
 
 
 cdef class Engine:
@@ -140,7 +103,7 @@ cdef class Engine:
         cdef int score
         self.nodes = nodes_before
         self.node_limit = node_limit
-        self.deadline = _now() + seconds if seconds > 0 else 0
+        self.deadline = now() + seconds if seconds > 0 else 0
         self.stopped = False
         self.root_move = NO_MOVE
         self.generation += 1
@@ -177,7 +140,7 @@ cdef class Engine:
         else:
             slot = &bucket[1]
         slot.key = key
-        slot.score = <int16_t>_to_table(score, ply)
+        slot.score = <int16_t>to_table(score, ply)
         slot.depth = <int16_t>depth
         slot.bound = <uint8_t>bound
         slot.move = <uint8_t>move
@@ -205,31 +168,7 @@ cdef class Engine:
         return -(MATE - (ply + ((code - 1) >> 1)))
 
     cdef int _evaluate(self, mask_t mover, mask_t opponent) noexcept nogil:
-        cdef const Geometry* g = self.g
-        cdef int score = CUBE * (popcount(mover) - popcount(opponent)), i, mine, theirs
-        cdef mask_t line, ends
-        for i in range(g.line_count):
-            line = g.lines[i]
-            mine = popcount(mover & line)
-            theirs = popcount(opponent & line)
-            if theirs == 0:
-                score += LINE_WEIGHT[mine]
-            if mine == 0:
-                score -= LINE_WEIGHT[theirs]
-            if i < 2 * g.size:  # ranks and files: who holds both ends decides pushes along it
-                ends = self._line_ends(i)
-                if mover & ends == ends:
-                    score += ENDS
-                elif opponent & ends == ends:
-                    score -= ENDS
-        return score
-
-    cdef inline mask_t _line_ends(self, int i) noexcept nogil:
-        cdef int n = self.g.size
-        if i < n:  # rank i: files a and N
-            return (<mask_t>1 << (i * n)) | (<mask_t>1 << (i * n + n - 1))
-        i -= n      # file i: ranks 1 and N
-        return (<mask_t>1 << i) | (<mask_t>1 << ((n - 1) * n + i))
+        return evaluate(self.g, mover, opponent)
 
     cdef bint _wins_at_once(self, mask_t mover, mask_t opponent) noexcept nogil:
         """Whether the player to move has a move that completes only their own line."""
@@ -258,7 +197,7 @@ cdef class Engine:
         self.nodes += 1
         if (self.nodes & CHECK_EVERY) == 0:
             if (self.node_limit and self.nodes >= self.node_limit) or (
-                    self.deadline > 0 and _now() > self.deadline):
+                    self.deadline > 0 and now() > self.deadline):
                 self.stopped = True
         if self.stopped:
             return 0
@@ -278,7 +217,7 @@ cdef class Engine:
         if entry != NULL:
             tt_move = entry.move
             if ply > 0 and entry.depth >= depth:
-                score = _from_table(entry.score, ply)
+                score = from_table(entry.score, ply)
                 if entry.bound == EXACT:
                     return score
                 if entry.bound == LOWER and score >= beta:

@@ -125,6 +125,11 @@ class Board:
 
     # -- the position as the engine sees it --------------------------------------------------
     @property
+    def team(self) -> str:
+        """The side to move, 'X' or 'O' (as TeamBoard.team for four players)."""
+        return self.turn
+
+    @property
     def mover_cubes(self) -> int:
         return self.x_cubes if self.turn == X else self.o_cubes
 

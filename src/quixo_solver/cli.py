@@ -14,6 +14,9 @@ from ._perft import perft, perft_divide
 from .board import Board
 from .errors import QuixoError
 from .search import Solver
+from .teams.board import TeamBoard
+from .teams.notation import PLAYERS
+from .teams.solve import TeamSolver
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -29,8 +32,20 @@ def _emit(args, payload: dict, lines: list[str]) -> None:
         print("\n".join(lines))
 
 
+def _board(position: str):
+    """A Board, or a TeamBoard when the position names a four-player mover (X1 .. O2)."""
+    parts = position.split() if isinstance(position, str) else []
+    if len(parts) == 2 and parts[1] in PLAYERS:
+        return TeamBoard(position)
+    return Board(position)
+
+
+def _is_team(board) -> bool:
+    return isinstance(board, TeamBoard)
+
+
 def command_perft(args) -> None:
-    board = Board(args.position)
+    board = _board(args.position)
     started = time.perf_counter()
     payload = {"position": str(board), "depth": args.depth}
     if args.divide:
@@ -53,8 +68,10 @@ def _directory(args) -> Path:
     return Path(args.dir).expanduser() if args.dir else tb.default_directory()
 
 
-def _board_or_start(args) -> Board:
-    return Board(args.position) if args.position else Board(size=args.size)
+def _board_or_start(args):
+    if args.position:
+        return _board(args.position)
+    return TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
 
 
 def _ensure_small_board_tables(board: Board, directory: Path, args) -> None:
@@ -67,7 +84,9 @@ def _ensure_small_board_tables(board: Board, directory: Path, args) -> None:
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
-def _solver(board: Board, args) -> Solver:
+def _solver(board, args):
+    if _is_team(board):
+        return TeamSolver(tt_mib=args.hash)
     if args.no_tablebase:
         return Solver(tt_mib=args.hash)
     directory = _directory(args)
@@ -102,7 +121,7 @@ def command_solve(args) -> None:
 
 
 def command_analyze(args) -> None:
-    board = Board(args.position)
+    board = _board(args.position)
     solver = _solver(board, args)
     count = max(1, board.legal_moves.count())
     limits = _limits(args, DEFAULT_SOLVE_SECONDS)
@@ -116,7 +135,7 @@ def command_analyze(args) -> None:
 
 
 def command_play(args) -> None:
-    board = Board(size=args.size)
+    board = TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
     solver = _solver(board, args)
     play.run(board, solver, human=args.as_, seconds=args.time or 2.0)
 
@@ -229,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Count the move sequences of DEPTH moves from "
                             "POSITION (a move that ends the game has no continuations).")
     p.add_argument("position", metavar="POSITION",
-                   help="position in SPEC notation, e.g. '...../...../...../...../..... X'")
+                   help="position in SPEC notation, e.g. '...../...../...../...../..... X', "
+                   "or a four-player one such as 'Xx..o/...../...../...../..... O1'")
     p.add_argument("depth", metavar="DEPTH", type=_count, help="number of moves (0 or more)")
     p.add_argument("--divide", action="store_true", help="count per first move")
     p.add_argument("--threads", type=_count, default=0, help="cores to use (default: all)")
@@ -242,6 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "tablebase folder the first time.")
     p.add_argument("position", metavar="POSITION", nargs="?")
     p.add_argument("--size", type=_size, default=5, help="board size without POSITION")
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="without POSITION: the two-player or the four-player (teams) game")
     p.add_argument("--time", type=_seconds, default=None,
                    help=f"search time limit in seconds (default {DEFAULT_SOLVE_SECONDS:g} "
                    "when no --depth is given)")
@@ -260,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("play", help="play a game against the engine in the terminal")
     p.add_argument("--size", type=_size, default=5)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="4: the team game (you play both players of your team)")
     p.add_argument("--as", dest="as_", choices=("X", "O", "x", "o"), default="X",
                    type=str.upper, help="the side you play (X moves first)")
     p.add_argument("--time", type=_seconds, default=None,

@@ -25,7 +25,8 @@ def parse_position(text: str) -> tuple[int, int, int, str]:
             f"position {text!r} must be the rows, a space and the player to move (X or O)")
     rows_text, turn = parts[0].upper(), parts[1].upper()
     if turn not in ("X", "O"):
-        raise PositionError(f"player to move must be X or O, not {parts[1]!r}")
+        raise PositionError(f"player to move must be X or O, not {parts[1]!r} (four-player "
+                            "positions name the player: X1, O1, X2 or O2, case-sensitive)")
     cells = rows_text.replace("/", "")
     size = _SIZE_OF_CELLS.get(len(cells))
     if size is None:

@@ -6,19 +6,17 @@ maximises the expected final score.
 score of a sheet is its score plus that. The table is solved by the Cython kernel
 (`_solitaire.solve`, a few seconds on two cores) and kept in a file so later calls load it.
 
-File: a 28-byte header (magic b"QWIXXEV\\0", version u16, reserved u16, states u32, penalties
-u32, data crc32 u32, then the crc32 of the 24 bytes before it), then the float64 values
-little-endian; written to a temporary name and renamed, checked on open.
+The file is a `quixo_solver.arrayfile` (checksummed header, atomic write) of float64 values.
 """
 from __future__ import annotations
 
 import os
-import struct
-import zlib
 from pathlib import Path
 from typing import Callable, Optional
 
 import numpy as np
+
+from quixo_solver.arrayfile import read_array, write_array
 
 from . import _rows, _solitaire
 from .errors import TableError
@@ -30,8 +28,7 @@ CLOSED = 56
 SHEET_STATES = 1367031
 PENALTY_STATES = 4
 MAGIC = b"QWIXXEV\0"
-VERSION = 1
-HEADER = struct.Struct("<8sHHIIII")
+VERSION = 2
 TABLE_NAME = f"qwixx-solitaire-v{VERSION}.qev"
 
 
@@ -86,45 +83,15 @@ def solve_table(progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
 
 
 def write_table(path: Path, future: np.ndarray) -> Path:
-    data = np.ascontiguousarray(future, dtype="<f8")
-    head = HEADER.pack(MAGIC, VERSION, 0, data.shape[0], data.shape[1],
-                       zlib.crc32(data.view(np.uint8)), 0)
-    head = head[:-4] + struct.pack("<I", zlib.crc32(head[:-4]))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial")
-    with open(temporary, "wb") as handle:
-        handle.write(head)
-        handle.write(data.tobytes())
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    return path
+    return write_array(path, MAGIC, VERSION, future.astype(np.float64))
 
 
 def read_table(path: Path) -> np.ndarray:
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TableError(f"{path}: no such expected-value table") from None
-    if len(raw) < HEADER.size:
-        raise TableError(f"{path}: truncated header ({len(raw)} bytes)")
-    magic, version, _, states, penalties, data_crc, header_crc = HEADER.unpack_from(raw)
-    if magic != MAGIC:
-        raise TableError(f"{path}: not a Qwixx expected-value table (bad magic)")
-    if zlib.crc32(raw[:HEADER.size - 4]) != header_crc:
-        raise TableError(f"{path}: header checksum mismatch (corrupt file)")
-    if version != VERSION or states != SHEET_STATES or penalties != PENALTY_STATES:
-        raise TableError(f"{path}: table format {version} with {states}x{penalties} values is "
-                         f"not the expected version {VERSION}")
-    expected = HEADER.size + 8 * states * penalties
-    if len(raw) != expected:
-        raise TableError(f"{path}: {len(raw)} bytes where {expected} were expected (truncated)")
-    body = memoryview(raw)[HEADER.size:]
-    if zlib.crc32(body) != data_crc:
-        raise TableError(f"{path}: data checksum mismatch (corrupt file)")
-    return np.frombuffer(body, dtype="<f8").reshape(states, penalties).copy()
+    future = read_array(path, MAGIC, VERSION, TableError)
+    if future.shape != (SHEET_STATES, PENALTY_STATES):
+        raise TableError(f"{path}: a table of shape {future.shape}, expected "
+                         f"{(SHEET_STATES, PENALTY_STATES)}")
+    return future
 
 
 class ExpectedValues:

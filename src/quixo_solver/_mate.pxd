@@ -1,0 +1,41 @@
+# What the two-player and the four-player searches share: scores, bounds, the clock.
+#
+# Scores are from the side to move. A proven result is a mate score that carries its plies:
+#     win in k plies (from the root) -> MATE - k;  loss in k plies -> -(MATE - k)
+#     heuristic (unproven)           -> |score| < EVAL_LIMIT
+# In the transposition table mate scores are stored relative to the node (to_table), so that
+# an entry stays right wherever the position recurs.
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef enum:
+    MATE = 30000
+    MATE_BOUND = 28000      # |score| >= MATE_BOUND: a proven win or loss
+    EVAL_LIMIT = 20000
+    INFINITE = 32000
+    MAX_DEPTH = 120
+    LOWER = 1               # the score is a lower bound (fail high)
+    UPPER = 2               # the score is an upper bound (fail low)
+    EXACT = 3
+    CHECK_EVERY = 1023      # nodes between two looks at the clock
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + t.tv_nsec * 1e-9
+
+
+cdef inline int to_table(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int from_table(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score

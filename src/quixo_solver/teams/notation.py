@@ -1,0 +1,104 @@
+"""Four-player notation of SPEC "Four players (two teams)".
+
+`Xx..o/...../...../...../..... O1`: rows from the top; `.` blank, `X` an X cube whose dot
+points at X1, `x` at X2, `O` an O cube pointing at O1, `o` at O2; then the player to move.
+Case-sensitive. Moves: `a1e1` (the dot points at the mover), `a1e1+` (at the team-mate),
+`pass`.
+
+Players are numbered in turn order: X1 = 0, O1 = 1, X2 = 2, O2 = 3, so the team of player p
+is p % 2 (0 = X) and the team-mate is p + 2 (mod 4). Kernels see a position relative to the
+player to move: four masks by *role* r = (player the dot points at - player to move) mod 4:
+0 the mover's own cubes (it may take them), 1 the next player's, 2 the team-mate's, 3 the
+last player's. A move hands the turn on, which turns role r into role r - 1.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import MoveError, PositionError
+from ..geometry import SIZES
+from ..notation import parse_square, square_name
+
+PLAYERS = ("X1", "O1", "X2", "O2")
+CELL_OF_PLAYER = "XOxo"            # the letter of a cube whose dot points at player p
+PASS = "pass"
+_SIZE_OF_CELLS = {size * size: size for size in SIZES}
+_MOVE = re.compile(r"([a-e][1-5])([a-e][1-5])(\+?)")
+
+
+def parse_position(text: str) -> tuple[int, tuple[int, int, int, int], int]:
+    """(size, cubes by the player their dot points at, player to move)."""
+    if not isinstance(text, str):
+        raise PositionError(f"a position must be a string, not {type(text).__name__}")
+    parts = text.split()
+    if len(parts) != 2:
+        raise PositionError(f"four-player position {text!r} must be the rows, a space and the "
+                            "player to move (X1, O1, X2 or O2)")
+    rows_text, turn = parts
+    if turn not in PLAYERS:
+        raise PositionError(f"player to move must be X1, O1, X2 or O2 (case-sensitive), "
+                            f"not {turn!r}")
+    cells = rows_text.replace("/", "")
+    size = _SIZE_OF_CELLS.get(len(cells))
+    if size is None:
+        raise PositionError(f"position {rows_text!r} has {len(cells)} cells; a board has 9, 16 "
+                            "or 25")
+    if "/" in rows_text:
+        rows = rows_text.split("/")
+        if len(rows) != size or any(len(row) != size for row in rows):
+            raise PositionError(f"position {rows_text!r} must have {size} rows of {size} cells")
+    bad = sorted(set(cells) - set("XxOo."))
+    if bad:
+        raise PositionError(f"position {rows_text!r} has unknown characters {''.join(bad)!r}; "
+                            "cells are . X x O o")
+    cubes = [0, 0, 0, 0]
+    for index, cell in enumerate(cells):
+        if cell != ".":
+            row, col = divmod(index, size)
+            cubes[CELL_OF_PLAYER.index(cell)] |= 1 << ((size - 1 - row) * size + col)
+    return size, tuple(cubes), PLAYERS.index(turn)
+
+
+def format_position(size: int, cubes: tuple[int, ...], to_move: int) -> str:
+    rows = []
+    for row in range(size):
+        line = []
+        for col in range(size):
+            sq = (size - 1 - row) * size + col
+            owner = next((p for p in range(4) if cubes[p] >> sq & 1), None)
+            line.append("." if owner is None else CELL_OF_PLAYER[owner])
+        rows.append("".join(line))
+    return "/".join(rows) + " " + PLAYERS[to_move]
+
+
+def to_roles(cubes: tuple[int, ...], to_move: int) -> tuple[int, int, int, int]:
+    """Masks by role (own, next, mate, last) seen from the player to move."""
+    return tuple(cubes[(to_move + role) % 4] for role in range(4))
+
+
+def from_roles(roles: tuple[int, ...], to_move: int) -> tuple[int, int, int, int]:
+    return tuple(roles[(player - to_move) % 4] for player in range(4))
+
+
+def parse_move(text: str) -> tuple[str, str, bool] | None:
+    """(source, target, dot to the team-mate) of `a1e1` / `a1e1+`, or None for `pass`."""
+    if not isinstance(text, str):
+        raise MoveError(f"a move is written as text, not {type(text).__name__}")
+    if text.strip().lower() == PASS:
+        return None
+    match = _MOVE.fullmatch(text.strip().lower())
+    if match is None:
+        raise MoveError(f"{text!r} is not a four-player move; write a1e1, a1e1+ (dot to the "
+                        "team-mate) or pass")
+    return match.group(1), match.group(2), match.group(3) == "+"
+
+
+def move_text(size: int, move: tuple[int, int, bool] | None) -> str:
+    if move is None:
+        return PASS
+    source, target, to_mate = move
+    return square_name(size, source) + square_name(size, target) + ("+" if to_mate else "")
+
+
+__all__ = ["PLAYERS", "PASS", "parse_position", "format_position", "to_roles", "from_roles",
+           "parse_move", "move_text", "parse_square"]

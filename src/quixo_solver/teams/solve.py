@@ -1,0 +1,171 @@
+"""Searching four-player positions: `TeamSolver`.
+
+3x3 boards are answered exactly from the complete solution of the 3x3 game (`small_board`,
+1,953,125 positions with exact plies, solved in well under a second when first needed);
+4x4 and 5x5 boards by iterative deepening over the Cython search (`_team_search.pyx`), with
+the same claims as the two-player `Solver`: `win`/`loss` only when proven with exact plies,
+otherwise `unknown` with the engine's move (its heuristic: the two-player one applied to the
+team's cubes against the other team's).
+"""
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from .. import geometry
+from ..errors import DepthError, QuixoError
+from ..notation import square_name
+from ..search import DEFAULT_DEPTH_WITHOUT_TIME, SearchResult, _preference
+from . import _solve, _team_search
+from .board import TeamBoard, TeamMove
+
+SOLVED_SIZE = 3
+
+
+@lru_cache(maxsize=None)
+def small_board(size: int = SOLVED_SIZE) -> np.ndarray:
+    """Codes of every position of the board (0 draw, 2k+1 win in k, 2k+2 loss in k plies for
+    the team to move), indexed by `_solve.position_index`."""
+    codes = _solve.solve(size)
+    codes.setflags(write=False)
+    return codes
+
+
+def decode(code: int) -> tuple[str, int | None]:
+    if code == 0:
+        return "draw", None
+    return ("win", (code - 1) // 2) if code & 1 else ("loss", (code - 2) // 2)
+
+
+def table_value(board: TeamBoard) -> tuple[str, int | None]:
+    """(value, plies) of a 3x3 position from the complete solution."""
+    if board.size != SOLVED_SIZE:
+        raise QuixoError(f"only the {SOLVED_SIZE}x{SOLVED_SIZE} game is solved completely")
+    return decode(int(small_board()[_solve.position_index(board.size, board.roles)]))
+
+
+def _move_of(size: int, code: int) -> TeamMove:
+    if code == _team_search.PASS_CODE:
+        return TeamMove.null()
+    source, target = geometry.moves(size)[code >> 1]
+    return TeamMove(square_name(size, source), square_name(size, target), bool(code & 1))
+
+
+class TeamSolver:
+    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table)."""
+
+    def __init__(self, tt_mib: float = 64) -> None:
+        if not tt_mib > 0:
+            raise QuixoError(f"tt_mib must be positive, not {tt_mib!r}")
+        self.tt_mib = tt_mib
+        self._engines: dict[int, _team_search.TeamEngine] = {}
+
+    def _engine(self, size: int) -> _team_search.TeamEngine:
+        if size not in self._engines:
+            self._engines[size] = _team_search.TeamEngine(size, self.tt_mib)
+        return self._engines[size]
+
+    def table_result(self, board: TeamBoard) -> SearchResult:
+        """The exact answer of the complete 3x3 solution, with a best move and the line."""
+        value, plies = table_value(board)
+        line, child = [], board.copy(stack=False)
+        while not child.is_game_over() and value != "draw":
+            child_value = [(move, _after(child, move)) for move in child.legal_moves]
+            move = min(child_value, key=lambda row: _preference(row[1]))[0]
+            line.append(move)
+            child.push(move)
+        return SearchResult(value, plies, line[0] if line else None, line, source="tablebase")
+
+    def solve(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
+              nodes: int | None = None) -> SearchResult:
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                                  or depth < 1):
+            raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
+        if time is not None and not time > 0:
+            raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+        status = board.status()
+        if status:
+            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
+        if board.size == SOLVED_SIZE:
+            return self.table_result(board)
+        return self._iterate(board, depth, time, nodes)
+
+    def _iterate(self, board, depth, seconds, nodes) -> SearchResult:
+        engine = self._engine(board.size)
+        engine.clear()
+        roles = board.roles
+        max_depth = depth or (_team_search.DEPTH_LIMIT if seconds or nodes
+                              else DEFAULT_DEPTH_WITHOUT_TIME)
+        started = time.perf_counter()
+        result = SearchResult("unknown", None, None)
+        spent = 0
+        for iteration in range(1, max_depth + 1):
+            left = 0.0
+            if seconds:
+                left = seconds - (time.perf_counter() - started)
+                if left <= 0:
+                    break
+            score = engine.search(roles, iteration, left, nodes or 0, spent)
+            spent = engine.nodes
+            if engine.stopped:
+                break
+            result = self._result_of(board, engine, score, iteration)
+            if result.value != "unknown":
+                break
+        if result.best_move is None and engine.root_code != _team_search.NONE_CODE:
+            result.best_move = _move_of(board.size, engine.root_code)
+        if result.best_move is None:
+            result.best_move = next(iter(board.legal_moves))
+        result.nodes = spent
+        result.seconds = time.perf_counter() - started
+        return result
+
+    def _result_of(self, board, engine, score, depth) -> SearchResult:
+        value, plies = "unknown", None
+        if abs(score) >= _team_search.PROVEN_BOUND:
+            mate_plies = _team_search.MATE_SCORE - abs(score)
+            if mate_plies <= depth:
+                value, plies = ("win" if score > 0 else "loss"), mate_plies
+        best = (_move_of(board.size, engine.root_code)
+                if engine.root_code != _team_search.NONE_CODE else None)
+        line, child = [], board.copy(stack=False)
+        for _ in range(depth):
+            if child.is_game_over():
+                break
+            code = engine.table_code(child.roles)
+            if code < 0:
+                break
+            line.append(_move_of(board.size, code))
+            child.push(line[-1])
+        return SearchResult(value, plies, best, line, depth=depth, score=score)
+
+    def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
+                nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:
+        """Every legal move with its result for the team to move, best first."""
+        rows = []
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            seen = self.solve(child, depth=None if depth is None else max(1, depth - 1),
+                              time=time, nodes=nodes)
+            value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
+            plies = None if seen.plies is None else seen.plies + 1
+            rows.append((move, SearchResult(value, plies, move, [move] + seen.principal_variation,
+                                            source=seen.source, depth=seen.depth,
+                                            nodes=seen.nodes, seconds=seen.seconds,
+                                            score=-seen.score)))
+        rows.sort(key=lambda row: _preference(row[1]))
+        return rows
+
+
+def _after(board: TeamBoard, move: TeamMove) -> SearchResult:
+    """The result of a move from the table, seen from the team that plays it."""
+    child = board.copy(stack=False)
+    child.push(move)
+    value, plies = table_value(child)
+    value = {"win": "loss", "loss": "win"}.get(value, value)
+    return SearchResult(value, None if plies is None else plies + 1, move)
