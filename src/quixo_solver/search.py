@@ -100,13 +100,7 @@ class Solver:
               nodes: int | None = None) -> SearchResult:
         """Search ``board`` until it is proven or a limit is reached (``depth`` in plies,
         ``time`` in seconds, ``nodes``). With no limit at all the depth stops at 64."""
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 1):
-            raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
-        if time is not None and not time > 0:
-            raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
-        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
-            raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+        check_limits(depth, time, nodes)
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -119,30 +113,15 @@ class Solver:
         engine = self._engine(board.size)
         engine.clear()
         mover, opponent = board.mover_cubes, board.opponent_cubes
-        max_depth = depth or (_search.DEPTH_LIMIT if seconds or nodes
-                              else DEFAULT_DEPTH_WITHOUT_TIME)
-        started = time.perf_counter()
-        result = SearchResult("unknown", None, None)
-        spent_nodes = 0
-        for iteration in range(1, max_depth + 1):
-            left = 0.0
-            if seconds:
-                left = seconds - (time.perf_counter() - started)
-                if left <= 0:
-                    break
-            score = engine.search(mover, opponent, iteration, left, nodes or 0, spent_nodes)
-            spent_nodes = engine.nodes
-            if engine.stopped:
-                break
-            result = self._result_of(board, engine, score, iteration)
-            if result.value != "unknown":
-                break
+        result = deepen(
+            lambda iteration, left, spent: engine.search(mover, opponent, iteration, left,
+                                                         nodes or 0, spent),
+            engine, lambda score, iteration: self._result_of(board, engine, score, iteration),
+            depth, seconds, nodes)
         if result.best_move is None and engine.root_move != 255:
             result.best_move = _move(board.size, engine.root_move)
         if result.best_move is None:  # stopped before depth 1 finished: any legal move
             result.best_move = next(iter(board.legal_moves))
-        result.nodes = spent_nodes
-        result.seconds = time.perf_counter() - started
         return result
 
     def _result_of(self, board, engine, score, depth) -> SearchResult:
@@ -171,20 +150,68 @@ class Solver:
                 nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
         """Every legal move with its result for the player to move, best first. The limits
         apply to each move's search."""
-        rows = []
-        for move in board.legal_moves:
-            child = board.copy(stack=False)
-            child.push(move)
-            seen = self.solve(child, depth=None if depth is None else max(1, depth - 1),
-                              time=time, nodes=nodes)
-            value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
-            plies = None if seen.plies is None else seen.plies + 1
-            rows.append((move, SearchResult(value, plies, move, [move] + seen.principal_variation,
-                                            source=seen.source, depth=seen.depth,
-                                            nodes=seen.nodes, seconds=seen.seconds,
-                                            score=-seen.score)))
-        rows.sort(key=lambda row: _preference(row[1]))
-        return rows
+        return analyze_moves(self.solve, board, depth, time, nodes)
+
+
+def check_limits(depth, time, nodes) -> None:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
+                              or depth < 1):
+        raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
+    if time is not None and not time > 0:
+        raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
+    if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+        raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+
+
+def deepen(search_to, engine, result_of, depth, seconds, nodes) -> SearchResult:
+    """Iterative deepening: search_to(iteration, seconds left, nodes spent) -> score, until a
+    result is proven or a limit is reached; result_of(score, iteration) reads a completed
+    iteration. `engine` reports `nodes` and `stopped`. Shared by the two- and four-player
+    solvers."""
+    max_depth = depth or (_search.DEPTH_LIMIT if seconds or nodes
+                          else DEFAULT_DEPTH_WITHOUT_TIME)
+    started = time.perf_counter()
+    result = SearchResult("unknown", None, None)
+    spent = 0
+    for iteration in range(1, max_depth + 1):
+        left = 0.0
+        if seconds:
+            left = seconds - (time.perf_counter() - started)
+            if left <= 0:
+                break
+        score = search_to(iteration, left, spent)
+        spent = engine.nodes
+        if engine.stopped:
+            break
+        result = result_of(score, iteration)
+        if result.value != "unknown":
+            break
+    result.nodes = spent
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def seen_by_mover(move, seen: SearchResult) -> SearchResult:
+    """A child's result (for the side to move there) as the result of `move` for the side
+    that plays it."""
+    value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
+    plies = None if seen.plies is None else seen.plies + 1
+    return SearchResult(value, plies, move, [move] + seen.principal_variation,
+                        source=seen.source, depth=seen.depth, nodes=seen.nodes,
+                        seconds=seen.seconds, score=-seen.score)
+
+
+def analyze_moves(solve, board, depth, time, nodes) -> list:
+    """Every legal move of `board` with solve()'s result of the child, best first."""
+    rows = []
+    for move in board.legal_moves:
+        child = board.copy(stack=False)
+        child.push(move)
+        seen = solve(child, depth=None if depth is None else max(1, depth - 1), time=time,
+                     nodes=nodes)
+        rows.append((move, seen_by_mover(move, seen)))
+    rows.sort(key=lambda row: _preference(row[1]))
+    return rows
 
 
 def _move(size: int, index: int) -> Move:

@@ -9,15 +9,15 @@ team's cubes against the other team's).
 """
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 
 import numpy as np
 
 from .. import geometry
-from ..errors import DepthError, QuixoError
+from ..errors import QuixoError
 from ..notation import square_name
-from ..search import DEFAULT_DEPTH_WITHOUT_TIME, SearchResult, _preference
+from ..search import (SearchResult, _preference, analyze_moves, check_limits, deepen,
+                      seen_by_mover)
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
 
@@ -80,13 +80,7 @@ class TeamSolver:
 
     def solve(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
               nodes: int | None = None) -> SearchResult:
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                                  or depth < 1):
-            raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
-        if time is not None and not time > 0:
-            raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
-        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
-            raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+        check_limits(depth, time, nodes)
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -98,30 +92,15 @@ class TeamSolver:
         engine = self._engine(board.size)
         engine.clear()
         roles = board.roles
-        max_depth = depth or (_team_search.DEPTH_LIMIT if seconds or nodes
-                              else DEFAULT_DEPTH_WITHOUT_TIME)
-        started = time.perf_counter()
-        result = SearchResult("unknown", None, None)
-        spent = 0
-        for iteration in range(1, max_depth + 1):
-            left = 0.0
-            if seconds:
-                left = seconds - (time.perf_counter() - started)
-                if left <= 0:
-                    break
-            score = engine.search(roles, iteration, left, nodes or 0, spent)
-            spent = engine.nodes
-            if engine.stopped:
-                break
-            result = self._result_of(board, engine, score, iteration)
-            if result.value != "unknown":
-                break
+        result = deepen(
+            lambda iteration, left, spent: engine.search(roles, iteration, left, nodes or 0,
+                                                         spent),
+            engine, lambda score, iteration: self._result_of(board, engine, score, iteration),
+            depth, seconds, nodes)
         if result.best_move is None and engine.root_code != _team_search.NONE_CODE:
             result.best_move = _move_of(board.size, engine.root_code)
         if result.best_move is None:
             result.best_move = next(iter(board.legal_moves))
-        result.nodes = spent
-        result.seconds = time.perf_counter() - started
         return result
 
     def _result_of(self, board, engine, score, depth) -> SearchResult:
@@ -146,20 +125,7 @@ class TeamSolver:
     def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:
         """Every legal move with its result for the team to move, best first."""
-        rows = []
-        for move in board.legal_moves:
-            child = board.copy(stack=False)
-            child.push(move)
-            seen = self.solve(child, depth=None if depth is None else max(1, depth - 1),
-                              time=time, nodes=nodes)
-            value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
-            plies = None if seen.plies is None else seen.plies + 1
-            rows.append((move, SearchResult(value, plies, move, [move] + seen.principal_variation,
-                                            source=seen.source, depth=seen.depth,
-                                            nodes=seen.nodes, seconds=seen.seconds,
-                                            score=-seen.score)))
-        rows.sort(key=lambda row: _preference(row[1]))
-        return rows
+        return analyze_moves(self.solve, board, depth, time, nodes)
 
 
 def _after(board: TeamBoard, move: TeamMove) -> SearchResult:
@@ -167,5 +133,4 @@ def _after(board: TeamBoard, move: TeamMove) -> SearchResult:
     child = board.copy(stack=False)
     child.push(move)
     value, plies = table_value(child)
-    value = {"win": "loss", "loss": "win"}.get(value, value)
-    return SearchResult(value, None if plies is None else plies + 1, move)
+    return seen_by_mover(move, SearchResult(value, plies, None))
