@@ -28,6 +28,7 @@ cdef void _fill_tables() noexcept:
                         r += 1
                 RANK_BYTE[j][value][below] = <uint32_t>total
     for occupied in range(256):
+        POPCOUNT_BYTE[occupied] = bin(occupied).count("1")
         for bits in range(256):
             # the i-th occupied square p pairs bit p of the byte with bit i of the packed form
             packed = spread = 0

@@ -31,12 +31,13 @@ from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from ._engine cimport Geometry, geometry_of, has_line, mask_t, play, popcount
+from ._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
+    void __builtin_prefetch(const void*, int, int) nogil
 
 cdef extern from *:
     """
@@ -317,6 +318,56 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
             index = index + 1
 
 
+cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t opponent, bint lost,
+                                   int plies, uint16_t* parents, uint64_t parent_block,
+                                   const uint16_t* parent_external,
+                                   uint64_t parent_external_block) noexcept nogil:
+    """Un-move one frontier position (value n - 1 plies) to its internal parents: a loss makes
+    each a win in n; a win takes one from each undecided parent's count, settling the parents
+    it empties. The parents' indices are computed and prefetched first, so that their cache
+    misses overlap. Returns the largest plies assigned, -1 if none. (A helper, so that its
+    arrays are private to the thread that runs it.)"""
+    cdef uint64_t indices[MAX_MOVES]
+    cdef mask_t parent_movers[MAX_MOVES]
+    cdef mask_t parent_opponents[MAX_MOVES]
+    cdef int count = 0, i, move, slot, square, last, settled, longest = -1
+    cdef uint16_t win_now = win_in(plies), word
+    # the parent's cube entered at a target that now shows the parent's symbol
+    cdef mask_t targets = opponent & (g.edges | g.corners)
+    while targets:
+        square = __builtin_ctz(targets)
+        targets = targets & (targets - 1)
+        last = g.target_first_move[square] + g.target_move_count[square]
+        for slot in range(g.target_first_move[square], last):
+            move = g.target_moves[slot]
+            parent_movers[count] = unmoved_mover(g, move, opponent, True)
+            parent_opponents[count] = unslide(g, move, mover)
+            indices[count] = index_in_class(parent_movers[count], parent_opponents[count],
+                                            parent_block)
+            __builtin_prefetch(&parents[indices[count]], 1, 3)
+            count += 1
+    for i in range(count):
+        word = quixo_atomic_load16(&parents[indices[i]])
+        if lost:
+            if (word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > win_now):
+                quixo_atomic_store16(&parents[indices[i]], win_now)
+                longest = plies
+            continue
+        # a won child: one internal move fewer to hear from
+        while (word & CODE_MASK) == 0 and not quixo_compare_exchange16(
+                &parents[indices[i]], word, word - ONE_MOVE):
+            word = quixo_atomic_load16(&parents[indices[i]])
+        if (word & CODE_MASK) == 0 and word - ONE_MOVE < ONE_MOVE:
+            settled = settled_loss_plies(
+                look_up_external(g, parent_movers[i], parent_opponents[i], parent_external,
+                                 parent_external_block), plies)
+            if settled >= 0:
+                quixo_atomic_store16(&parents[indices[i]], loss_in(settled))
+                if settled > longest:
+                    longest = settled
+    return longest
+
+
 def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int threads):
     """Step 2 for one n = ``plies``: un-move the positions of ``frontier_side`` whose value has
     n - 1 plies into ``parent_side``. Returns the largest plies assigned (-1 if none)."""
@@ -333,11 +384,10 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     cdef uint64_t parent_block = parent_side.block
     cdef uint64_t parent_external_block = parent_side.external_block
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
-    cdef uint16_t win_now = win_in(plies), loss_before = loss_in(plies - 1)
-    cdef uint16_t win_before = win_in(plies - 1), code, word
-    cdef uint64_t index, block, stop, parent
-    cdef mask_t occupied, mover, opponent, parent_mover, parent_opponent, targets
-    cdef int move, slot, square, last, settled
+    cdef uint16_t loss_before = loss_in(plies - 1), win_before = win_in(plies - 1), code
+    cdef uint64_t index, block, stop
+    cdef mask_t occupied, mover
+    cdef int settled
     for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
@@ -350,34 +400,10 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
                     block = index // block_size
                     occupied = set_at_rank(block, occupied_count, g.cell_count)
                 mover = pdep(subsets[index - block * block_size], occupied)
-                opponent = occupied & ~mover
-                # the parent's cube entered at a target that now shows the parent's symbol
-                targets = opponent & (g.edges | g.corners)
-                while targets:
-                    square = __builtin_ctz(targets)
-                    targets = targets & (targets - 1)
-                    last = g.target_first_move[square] + g.target_move_count[square]
-                    for slot in range(g.target_first_move[square], last):
-                        move = g.target_moves[slot]
-                        parent_mover = unmoved_mover(g, move, opponent, True)
-                        parent_opponent = unslide(g, move, mover)
-                        parent = index_in_class(parent_mover, parent_opponent, parent_block)
-                        word = quixo_atomic_load16(&parents[parent])
-                        if code == loss_before:
-                            if (word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > win_now):
-                                quixo_atomic_store16(&parents[parent], win_now)
-                                _record(&chunk_longest[chunk], plies)
-                            continue
-                        # a won child: one internal move fewer to hear from
-                        while (word & CODE_MASK) == 0 and not quixo_compare_exchange16(
-                                &parents[parent], word, word - ONE_MOVE):
-                            word = quixo_atomic_load16(&parents[parent])
-                        if (word & CODE_MASK) == 0 and word - ONE_MOVE < ONE_MOVE:
-                            settled = settled_loss_plies(
-                                look_up_external(g, parent_mover, parent_opponent,
-                                                 parent_external, parent_external_block), plies)
-                            if settled >= 0:
-                                quixo_atomic_store16(&parents[parent], loss_in(settled))
-                                _record(&chunk_longest[chunk], settled)
+                settled = _unmove_to_parents(g, mover, occupied & ~mover, code == loss_before,
+                                             plies, parents, parent_block, parent_external,
+                                             parent_external_block)
+                if settled >= 0:
+                    _record(&chunk_longest[chunk], settled)
             index = index + 1
     return _longest(chunk_longest)
