@@ -53,10 +53,3 @@ def sheet_index(int red, int yellow, int green, int blue):
         if not 0 <= value < ROW_STATES:
             raise ValueError(f"row state {value} out of range 0..{ROW_STATES - 1}")
     return state_index(red, yellow, green, blue)
-
-
-def next_row_state(int state, int position):
-    """The row state after marking `position`, or -1 when that mark is illegal."""
-    if not (0 <= state < ROW_STATES and 0 <= position < POSITIONS):
-        raise ValueError("row state or position out of range")
-    return TABLES.next_state[state][position], TABLES.gain[state][position]

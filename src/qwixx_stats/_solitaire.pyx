@@ -20,10 +20,9 @@ level of that sum at a time, the states of a level in parallel.
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 
-from ._rows cimport (CLOSED, LOCK_POSITION, MAX_PENALTIES, POSITIONS, RowTables,
+from ._rows cimport (CLOSED, MAX_PENALTIES, POSITIONS, RowTables,
                      SHEET_STATES, number_position, row_tables, state_index)
 
-import numpy as np
 
 cdef enum:
     ROWS = 4

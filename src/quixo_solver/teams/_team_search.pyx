@@ -13,7 +13,7 @@ from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from .._engine cimport Geometry, geometry_of, has_line, mask_t, mix64, slide
+from .._engine cimport Geometry, geometry_of, mask_t, mix64
 from .._heuristic cimport evaluate
 from .._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
                       from_table, now, to_table)

@@ -17,7 +17,6 @@ import re
 
 from ..errors import MoveError, PositionError
 from ..geometry import SIZES
-from ..notation import parse_square, square_name
 
 PLAYERS = ("X1", "O1", "X2", "O2")
 CELL_OF_PLAYER = "XOxo"            # the letter of a cube whose dot points at player p
@@ -93,12 +92,5 @@ def parse_move(text: str) -> tuple[str, str, bool] | None:
     return match.group(1), match.group(2), match.group(3) == "+"
 
 
-def move_text(size: int, move: tuple[int, int, bool] | None) -> str:
-    if move is None:
-        return PASS
-    source, target, to_mate = move
-    return square_name(size, source) + square_name(size, target) + ("+" if to_mate else "")
-
-
 __all__ = ["PLAYERS", "PASS", "parse_position", "format_position", "to_roles", "from_roles",
-           "parse_move", "move_text", "parse_square"]
+           "parse_move"]

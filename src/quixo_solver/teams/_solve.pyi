@@ -1,0 +1,6 @@
+from typing import Callable, Optional
+
+import numpy as np
+
+def solve(size: int, progress: Optional[Callable[[int, int], None]] = ...) -> np.ndarray: ...
+def position_index(size: int, roles: tuple[int, int, int, int]) -> int: ...

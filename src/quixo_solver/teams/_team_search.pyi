@@ -1,0 +1,17 @@
+PASS_CODE: int
+NONE_CODE: int
+MATE_SCORE: int
+PROVEN_BOUND: int
+DEPTH_LIMIT: int
+
+class TeamEngine:
+    size: int
+    entries: int
+    nodes: int
+    stopped: bool
+    root_code: int
+    def __init__(self, size: int, tt_mib: float) -> None: ...
+    def clear(self) -> None: ...
+    def search(self, roles: tuple[int, int, int, int], depth: int, seconds: float,
+               node_limit: int, nodes_before: int = ...) -> int: ...
+    def table_code(self, roles: tuple[int, int, int, int]) -> int: ...
