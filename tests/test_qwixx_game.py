@@ -55,6 +55,11 @@ def test_action_2_in_a_row_another_player_locked_in_action_1_is_refused():
     # player 1 (non-active) locks red in action 1; the active player then tries red
     with pytest.raises(IllegalMarkError):
         game.play_turn(Dice.parse("6,6,5,1,1,1"), [None, "red"], ("red", 11))
+    # the refused turn left the game as it was
+    assert [str(s) for s in game.sheets] == [str(Sheet()), str(Sheet.parse(FIVE_RED))]
+    assert game.active == 0 and game.history == []
+    game.play_turn("6,6,5,1,1,1", [None, "red"], None)
+    assert game.sheets[0].penalties == 1 and game.sheets[1].is_locked("red")
 
 
 def test_only_the_active_player_takes_a_penalty_and_the_fourth_ends_the_game():

@@ -108,9 +108,10 @@ def command_simulate(args) -> None:
     finally:
         bar.close()
     summary = result.summary()
+    rate = summary["games_per_second"]
     lines = [f"{summary['games']} games, seed {summary['seed']}, "
-             f"{summary['mean_turns']:.2f} turns on average, "
-             f"{summary['games_per_second']:,.0f} games/s" if summary['games_per_second'] else ""]
+             f"{summary['mean_turns']:.2f} turns on average"
+             + (f", {rate:,.0f} games/s" if rate else "")]
     lines.append(f"{'seat':>4}  {'strategy':<12} {'mean':>8} {'std':>7} {'min':>5} {'max':>5} "
                  f"{'win rate':>9}")
     for player in summary["players"]:

@@ -61,36 +61,44 @@ class Game:
     def scores(self) -> list[int]:
         return [s.score() for s in self.sheets]
 
-    def play_turn(self, dice: Dice, first: list[Optional[str]], second: SecondMark) -> None:
+    def play_turn(self, dice: Dice | str, first: list[Optional[str]],
+                  second: SecondMark) -> None:
         """Apply one turn's decisions: first[i] is player i's action 1, second the active one's
-        action 2 (ignored when action 1 ended the game)."""
-        self._apply_first(dice, first)
-        penalty = False
-        if self.is_over():
-            second = None
-        else:
-            penalty = self._apply_second(dice, first[self.active] is not None, second)
-        self.history.append(TurnRecord(self.active, dice, list(first), second, penalty))
-        self.active = (self.active + 1) % self.players
+        action 2 (ignored when action 1 ended the game). An illegal decision raises and leaves
+        the game as it was."""
+        self._play(dice, lambda: list(first), lambda marked: second)
 
-    def play_turn_with(self, dice: Dice, players: list[Player]) -> None:
+    def play_turn_with(self, dice: Dice | str, players: list[Player]) -> None:
         """One turn with each player's decisions asked at the moment the rules ask them."""
+        def first():
+            return [players[i].first_action(self.sheets[i], dice, i == self.active)
+                    for i in range(self.players)]
+
+        def second(marked: bool) -> SecondMark:
+            return players[self.active].second_action(self.sheets[self.active], dice, marked)
+        dice = dice if isinstance(dice, Dice) else Dice.parse(dice)
+        self._play(dice, first, second)
+
+    def _play(self, dice, decide_first, decide_second) -> None:
         if self.is_over():
             raise GameOverError("the game is over")
-        first = [players[i].first_action(self.sheets[i], dice, i == self.active)
-                 for i in range(self.players)]
-        self._apply_first(dice, first)
-        second, penalty = None, False
-        if not self.is_over():
-            marked = first[self.active] is not None
-            second = players[self.active].second_action(self.sheets[self.active], dice, marked)
-            penalty = self._apply_second(dice, marked, second)
+        dice = dice if isinstance(dice, Dice) else Dice.parse(dice)
+        saved = list(self.sheets)
+        try:
+            first = decide_first()
+            self._apply_first(dice, first)
+            second, penalty = None, False
+            if not self.is_over():
+                marked = first[self.active] is not None
+                second = decide_second(marked)
+                penalty = self._apply_second(dice, marked, second)
+        except Exception:
+            self.sheets = saved
+            raise
         self.history.append(TurnRecord(self.active, dice, first, second, penalty))
         self.active = (self.active + 1) % self.players
 
     def _apply_first(self, dice: Dice, first: list[Optional[str]]) -> None:
-        if self.is_over():
-            raise GameOverError("the game is over")
         if len(first) != self.players:
             raise ValueError("one action-1 decision per player")
         total = dice.white_sum
