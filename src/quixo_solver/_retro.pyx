@@ -242,6 +242,46 @@ cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
                 occupied = next_subset(occupied)
 
 
+cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint took_own_cube,
+                         uint64_t parent_block, const uint16_t* words, uint64_t* indices,
+                         mask_t* parent_movers, mask_t* parent_opponents) noexcept nogil:
+    """The parents of (mover, opponent) by the un-moves that took the mover's own cube (or a
+    blank): their indices (prefetched in `words`) and cubes. Returns how many."""
+    cdef int count = 0, move, slot, square, last
+    # the parent's cube entered at a target that now shows the parent's symbol
+    cdef mask_t targets = opponent & (g.edges | g.corners)
+    while targets:
+        square = __builtin_ctz(targets)
+        targets = targets & (targets - 1)
+        last = g.target_first_move[square] + g.target_move_count[square]
+        for slot in range(g.target_first_move[square], last):
+            move = g.target_moves[slot]
+            parent_movers[count] = unmoved_mover(g, move, opponent, took_own_cube)
+            parent_opponents[count] = unslide(g, move, mover)
+            indices[count] = index_in_class(parent_movers[count], parent_opponents[count],
+                                            parent_block)
+            __builtin_prefetch(&words[indices[count]], 1, 3)
+            count += 1
+    return count
+
+
+cdef inline void _win_blank_parents(const Geometry* g, mask_t mover, mask_t opponent,
+                                    uint16_t wanted, uint16_t* words,
+                                    uint64_t parent_block) noexcept nogil:
+    """Every parent that took a blank wins in `wanted` plies at most (CAS-min)."""
+    cdef uint64_t indices[MAX_MOVES]
+    cdef mask_t parent_movers[MAX_MOVES]
+    cdef mask_t parent_opponents[MAX_MOVES]
+    cdef int count = _parents(g, mover, opponent, False, parent_block, words, indices,
+                              parent_movers, parent_opponents), i
+    cdef uint16_t word
+    for i in range(count):
+        word = quixo_atomic_load16(&words[indices[i]])
+        while ((word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > wanted)) \
+                and not quixo_compare_exchange16(&words[indices[i]], word, wanted):
+            word = quixo_atomic_load16(&words[indices[i]])
+
+
 cdef void _pull_external_losses(ClassSide side, int threads,
                                 int32_t[::1] longest) noexcept nogil:
     """A child lost in k plies, reached by taking a blank, makes its parent a win in at most
@@ -254,10 +294,10 @@ cdef void _pull_external_losses(ClassSide side, int threads,
     cdef int occupied_count = side.mover_count + side.opponent_count + 1
     cdef uint64_t block_size = side.external_block, parent_block = side.block
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, block, stop, parent
-    cdef mask_t occupied, mover, opponent, parent_mover, parent_opponent, targets
-    cdef uint16_t code, wanted, word
-    cdef int move, slot, square, last
+    cdef uint64_t index, block, stop
+    cdef mask_t occupied, mover
+    cdef uint16_t code
+    cdef uint16_t* words = &side.words_view[0]
     cdef int32_t plies
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
@@ -271,23 +311,9 @@ cdef void _pull_external_losses(ClassSide side, int threads,
                     block = index // block_size
                     occupied = set_at_rank(block, occupied_count, g.cell_count)
                 mover = pdep(side.external_subsets_view[index - block * block_size], occupied)
-                opponent = occupied & ~mover
                 plies = plies_of(code) + 1
-                wanted = win_in(plies)
-                targets = opponent & (g.edges | g.corners)
-                while targets:
-                    square = __builtin_ctz(targets)
-                    targets = targets & (targets - 1)
-                    last = g.target_first_move[square] + g.target_move_count[square]
-                    for slot in range(g.target_first_move[square], last):
-                        move = g.target_moves[slot]
-                        parent_mover = unmoved_mover(g, move, opponent, False)
-                        parent_opponent = unslide(g, move, mover)
-                        parent = index_in_class(parent_mover, parent_opponent, parent_block)
-                        word = quixo_atomic_load16(&side.words_view[parent])
-                        while ((word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > wanted)) \
-                                and not quixo_compare_exchange16(&side.words_view[parent], word, wanted):
-                            word = quixo_atomic_load16(&side.words_view[parent])
+                _win_blank_parents(g, mover, occupied & ~mover, win_in(plies), words,
+                                   parent_block)
                 _record(&longest[chunk], plies)
             index = index + 1
 
@@ -325,27 +351,15 @@ cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t oppon
     """Un-move one frontier position (value n - 1 plies) to its internal parents: a loss makes
     each a win in n; a win takes one from each undecided parent's count, settling the parents
     it empties. The parents' indices are computed and prefetched first, so that their cache
-    misses overlap. Returns the largest plies assigned, -1 if none. (A helper, so that its
-    arrays are private to the thread that runs it.)"""
+    misses overlap. Returns the largest plies assigned, -1 if none. (Helpers, so that their
+    arrays are private to the thread that runs them.)"""
     cdef uint64_t indices[MAX_MOVES]
     cdef mask_t parent_movers[MAX_MOVES]
     cdef mask_t parent_opponents[MAX_MOVES]
-    cdef int count = 0, i, move, slot, square, last, settled, longest = -1
+    cdef int count = _parents(g, mover, opponent, True, parent_block, parents, indices,
+                              parent_movers, parent_opponents)
+    cdef int i, settled, longest = -1
     cdef uint16_t win_now = win_in(plies), word
-    # the parent's cube entered at a target that now shows the parent's symbol
-    cdef mask_t targets = opponent & (g.edges | g.corners)
-    while targets:
-        square = __builtin_ctz(targets)
-        targets = targets & (targets - 1)
-        last = g.target_first_move[square] + g.target_move_count[square]
-        for slot in range(g.target_first_move[square], last):
-            move = g.target_moves[slot]
-            parent_movers[count] = unmoved_mover(g, move, opponent, True)
-            parent_opponents[count] = unslide(g, move, mover)
-            indices[count] = index_in_class(parent_movers[count], parent_opponents[count],
-                                            parent_block)
-            __builtin_prefetch(&parents[indices[count]], 1, 3)
-            count += 1
     for i in range(count):
         word = quixo_atomic_load16(&parents[indices[i]])
         if lost:
