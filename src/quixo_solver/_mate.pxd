@@ -5,6 +5,7 @@
 #     heuristic (unproven)           -> |score| < EVAL_LIMIT
 # In the transposition table mate scores are stored relative to the node (to_table), so that
 # an entry stays right wherever the position recurs.
+from libc.stdint cimport uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef enum:
@@ -39,3 +40,11 @@ cdef inline int from_table(int score, int ply) noexcept nogil:
     if score <= -MATE_BOUND:
         return score + ply
     return score
+
+
+cdef inline uint64_t table_buckets(double tt_mib, size_t bucket_bytes) noexcept nogil:
+    """The most buckets, a power of two (at least one), that fit in `tt_mib` MiB."""
+    cdef uint64_t buckets = 1
+    while buckets * 2 * bucket_bytes <= tt_mib * 1024 * 1024:
+        buckets *= 2
+    return buckets

@@ -30,7 +30,7 @@ from ._engine cimport (
 from ._heuristic cimport evaluate
 from ._index cimport class_index
 from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
-                     from_table, now, to_table)
+                     from_table, now, table_buckets, to_table)
 
 DEF THREAT_DEPTH = 3        # from this many plies left, moves that let the opponent win at
                             # once are tried after those that do not
@@ -64,11 +64,9 @@ cdef class Engine:
     cdef readonly int root_move
 
     def __cinit__(self, int size, double tt_mib):
-        cdef uint64_t buckets = 1
+        cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
         self.g = geometry_of(size)
         self.size = size
-        while buckets * 2 * 2 * sizeof(Entry) <= tt_mib * 1024 * 1024:
-            buckets *= 2
         self.table = <Entry*>malloc(buckets * 2 * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")

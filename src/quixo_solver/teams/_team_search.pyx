@@ -16,7 +16,7 @@ from libc.string cimport memset
 from .._engine cimport Geometry, geometry_of, mask_t, mix64
 from .._heuristic cimport evaluate
 from .._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
-                      from_table, now, to_table)
+                      from_table, now, table_buckets, to_table)
 from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
@@ -59,11 +59,9 @@ cdef class TeamEngine:
     cdef readonly int root_code
 
     def __cinit__(self, int size, double tt_mib):
-        cdef uint64_t buckets = 1
+        cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
         self.g = geometry_of(size)
         self.size = size
-        while buckets * 2 * 2 * sizeof(Entry) <= tt_mib * 1024 * 1024:
-            buckets *= 2
         self.table = <Entry*>malloc(buckets * 2 * sizeof(Entry))
         if self.table == NULL:
             raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
