@@ -27,19 +27,7 @@ def parse_position(text: str) -> tuple[int, int, int, str]:
     if turn not in ("X", "O"):
         raise PositionError(f"player to move must be X or O, not {parts[1]!r} (four-player "
                             "positions name the player: X1, O1, X2 or O2, case-sensitive)")
-    cells = rows_text.replace("/", "")
-    size = _SIZE_OF_CELLS.get(len(cells))
-    if size is None:
-        raise PositionError(
-            f"position {parts[0]!r} has {len(cells)} cells; a board has 9, 16 or 25")
-    if "/" in rows_text:
-        rows = rows_text.split("/")
-        if len(rows) != size or any(len(row) != size for row in rows):
-            raise PositionError(f"position {parts[0]!r} must have {size} rows of {size} cells")
-    bad = sorted(set(cells) - set("XO."))
-    if bad:
-        raise PositionError(f"position {parts[0]!r} has unknown characters {''.join(bad)!r}; "
-                            "cells are X, O or .")
+    size, cells = read_cells(rows_text, parts[0], "XO.", "X, O or .")
     x_cubes = o_cubes = 0
     for index, cell in enumerate(cells):
         row, col = divmod(index, size)
@@ -49,6 +37,24 @@ def parse_position(text: str) -> tuple[int, int, int, str]:
         elif cell == "O":
             o_cubes |= 1 << sq
     return size, x_cubes, o_cubes, turn
+
+
+def read_cells(rows_text: str, shown: str, alphabet: str, described: str) -> tuple[int, str]:
+    """(size, cells row by row) of the board part of a position; `shown` is how the message
+    quotes it, `alphabet` the cell characters allowed (`described` in words)."""
+    cells = rows_text.replace("/", "")
+    size = _SIZE_OF_CELLS.get(len(cells))
+    if size is None:
+        raise PositionError(f"position {shown!r} has {len(cells)} cells; a board has 9, 16 or 25")
+    if "/" in rows_text:
+        rows = rows_text.split("/")
+        if len(rows) != size or any(len(row) != size for row in rows):
+            raise PositionError(f"position {shown!r} must have {size} rows of {size} cells")
+    bad = sorted(set(cells) - set(alphabet))
+    if bad:
+        raise PositionError(f"position {shown!r} has unknown characters {''.join(bad)!r}; "
+                            f"cells are {described}")
+    return size, cells
 
 
 def format_position(size: int, x_cubes: int, o_cubes: int, turn: str) -> str:

@@ -16,12 +16,11 @@ from __future__ import annotations
 import re
 
 from ..errors import MoveError, PositionError
-from ..geometry import SIZES
+from ..notation import read_cells
 
 PLAYERS = ("X1", "O1", "X2", "O2")
 CELL_OF_PLAYER = "XOxo"            # the letter of a cube whose dot points at player p
 PASS = "pass"
-_SIZE_OF_CELLS = {size * size: size for size in SIZES}
 _MOVE = re.compile(r"([a-e][1-5])([a-e][1-5])(\+?)")
 
 
@@ -37,19 +36,7 @@ def parse_position(text: str) -> tuple[int, tuple[int, int, int, int], int]:
     if turn not in PLAYERS:
         raise PositionError(f"player to move must be X1, O1, X2 or O2 (case-sensitive), "
                             f"not {turn!r}")
-    cells = rows_text.replace("/", "")
-    size = _SIZE_OF_CELLS.get(len(cells))
-    if size is None:
-        raise PositionError(f"position {rows_text!r} has {len(cells)} cells; a board has 9, 16 "
-                            "or 25")
-    if "/" in rows_text:
-        rows = rows_text.split("/")
-        if len(rows) != size or any(len(row) != size for row in rows):
-            raise PositionError(f"position {rows_text!r} must have {size} rows of {size} cells")
-    bad = sorted(set(cells) - set("XxOo."))
-    if bad:
-        raise PositionError(f"position {rows_text!r} has unknown characters {''.join(bad)!r}; "
-                            "cells are . X x O o")
+    size, cells = read_cells(rows_text, rows_text, "XxOo.", ". X x O o")
     cubes = [0, 0, 0, 0]
     for index, cell in enumerate(cells):
         if cell != ".":
