@@ -40,7 +40,7 @@ def test_perft_text(capsys):
 @pytest.mark.parametrize("argv, fragment", [
     (["perft", "...../...../...../...../..... Q", "2"], "X or O"),
     (["perft", "..../..../..../... X", "2"], "cells"),
-    (["perft", EMPTY_4, "-3"], "0 or more"),
+    (["perft", EMPTY_4, "-3"], "from 0 to 64"),
     (["perft", EMPTY_4, "two"], "whole number"),
     (["perft", EMPTY_4], "required"),
     (["frobnicate"], "invalid choice"),

@@ -110,10 +110,15 @@ def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
     damaged = tmp_path / name
     shutil.copy(source, damaged)
     data = bytearray(damaged.read_bytes())
-    data[files.HEADER_SIZE + 3] ^= 0x01
+    data[files.HEADER_SIZE + 3] ^= 0x01          # in the block checksums
     damaged.write_bytes(bytes(data))
     with pytest.raises(CorruptTableError, match=name):
         files.open_table(damaged)
+    data[files.HEADER_SIZE + 3] ^= 0x01
+    data[files.read_header(source).data_offset + 3] ^= 0x01     # in the values
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(CorruptTableError, match=name):
+        files.open_table(damaged).check_all()
     damaged.write_bytes(source.read_bytes()[:-1])
     with pytest.raises(CorruptTableError, match="truncated"):
         files.open_table(damaged)
@@ -162,17 +167,3 @@ def test_plan_orders_units_after_what_they_need():
             assert all(cls in done for cls in unit.needs)
             done.update(unit.classes)
     assert sum(u.positions for u in plan.units(5, 2)) == 2969567232
-
-
-def test_a_file_damaged_after_its_first_check_is_still_caught(tables, tmp_path):
-    name = files.table_name(3, 5, 4)
-    copy = tmp_path / name
-    shutil.copy(tables / name, copy)
-    files.open_table(copy)  # checked and noted in the folder's list
-    assert (tmp_path / files.VERIFIED_LIST).exists()
-    files.open_table(copy)  # unchanged: accepted from the list
-    data = bytearray(copy.read_bytes())
-    data[-1] ^= 0x04
-    copy.write_bytes(bytes(data))
-    with pytest.raises(CorruptTableError, match="checksum"):
-        files.open_table(copy)

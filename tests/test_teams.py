@@ -32,6 +32,10 @@ def test_perft_counts():
     # cross-checked against the twin above and below; no published figures exist
     assert [perft(TeamBoard(size=3), d) for d in range(1, 5)] == [40, 1424, 47360, 1366912]
     assert perft(TeamBoard(size=5), 2) == 7344
+    # 6 of X1's 24 moves end the game: they count at depth 1 and add nothing deeper
+    near_the_end = TeamBoard("Xx./O../o.. X1")
+    assert [perft(near_the_end, d) for d in (1, 2, 3)] == [24, 408, 7820]
+    assert [_twin.perft(3, near_the_end.roles, d) for d in (1, 2, 3)] == [24, 408, 7820]
 
 
 @settings(max_examples=200)

@@ -8,12 +8,16 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
+from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+
 import os
 
 import numpy as np
 
 from . import geometry as _geometry
 from .errors import DepthError
+
+DEF POLL_DEPTH = 4          # perft nodes with this many plies left look at the Ctrl-C flag
 
 cdef Geometry _tables[MAX_SIZE + 1]
 
@@ -112,11 +116,9 @@ def position_status(int size, mover, opponent):
     return status(g, mover, opponent)
 
 
-def transform_mask(int size, int symmetry, cubes):
+def transform_mask(int size, symmetry, cubes):
     cdef const Geometry* g = _checked(size, cubes, 0)
-    if not 0 <= symmetry < SYMMETRIES:
-        raise ValueError(f"symmetry must be 0..7, not {symmetry}")
-    return transform(g, symmetry, cubes)
+    return transform(g, _geometry.check_symmetry(symmetry), cubes)
 
 
 def canonical_position(int size, mover, opponent):
@@ -136,18 +138,22 @@ def position_key(int size, mover, opponent):
 
 cdef uint64_t _perft(const Geometry* g, mask_t mover, mask_t opponent, int depth) noexcept nogil:
     # Contract: the position is not over and depth >= 1. The last ply is counted, not played.
+    # A move that ends the game has no continuations, so with plies still to go it adds
+    # nothing (SPEC: sequences of exactly `depth` moves, as chess perft).
     cdef uint64_t total = 0
     cdef mask_t next_mover, next_opponent
     cdef int move
     if depth == 1:
         return count_moves(g, opponent)
+    if depth >= POLL_DEPTH and interrupted():
+        return 0
     for move in range(g.move_count):
         if not is_legal(g, move, opponent):
             continue
         play(g, move, mover, opponent, &next_mover, &next_opponent)
         if has_line(g, next_mover) or has_line(g, next_opponent):
-            total += 1
-        elif depth == 2:
+            continue
+        if depth == 2:
             total += count_moves(g, next_opponent)
         else:
             total += _perft(g, next_mover, next_opponent, depth - 1)
@@ -155,8 +161,9 @@ cdef uint64_t _perft(const Geometry* g, mask_t mover, mask_t opponent, int depth
 
 
 def perft(int size, mover, opponent, int depth, int threads=0):
-    """Number of move sequences of length ``depth``; a move that ends the game counts at its
-    own depth and has no continuations. ``threads`` <= 0 uses every core."""
+    """Number of move sequences of exactly ``depth`` moves; a move that ends the game has no
+    continuations, so it counts only at depth 1. ``threads`` <= 0 uses every core. Ctrl-C
+    stops it (KeyboardInterrupt)."""
     cdef const Geometry* g = _checked(size, mover, opponent)
     if isinstance(depth, bool) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
@@ -167,8 +174,8 @@ def perft(int size, mover, opponent, int depth, int threads=0):
     if threads <= 0:
         threads = os.cpu_count() or 1
 
-    # Expand a few plies breadth-first so that the cores share many independent subtrees.
-    cdef uint64_t settled = 0
+    # Expand a few plies breadth-first so that the cores share many independent subtrees
+    # (a game that ends during the expansion has plies left to go: it adds nothing).
     cdef int remaining = depth
     cdef mask_t next_mover, next_opponent
     cdef int move
@@ -180,9 +187,7 @@ def perft(int size, mover, opponent, int depth, int threads=0):
                 if not is_legal(g, move, position[1]):
                     continue
                 play(g, move, position[0], position[1], &next_mover, &next_opponent)
-                if has_line(g, next_mover) or has_line(g, next_opponent):
-                    settled += 1
-                else:
+                if not (has_line(g, next_mover) or has_line(g, next_opponent)):
                     expanded.append((next_mover, next_opponent))
         frontier = expanded
         remaining -= 1
@@ -190,6 +195,10 @@ def perft(int size, mover, opponent, int depth, int threads=0):
     cdef mask_t[:, ::1] positions = np.array(frontier, dtype=np.uint32).reshape(-1, 2)
     cdef Py_ssize_t i, count = positions.shape[0]
     cdef uint64_t total = 0
-    for i in prange(count, nogil=True, schedule="dynamic", num_threads=threads):
-        total += _perft(g, positions[i, 0], positions[i, 1], remaining)
-    return int(settled + total)
+    watch_interrupts()
+    try:
+        for i in prange(count, nogil=True, schedule="dynamic", num_threads=threads):
+            total += _perft(g, positions[i, 0], positions[i, 1], remaining)
+    finally:
+        stop_watching()
+    return int(total)

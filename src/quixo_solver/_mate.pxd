@@ -43,8 +43,10 @@ cdef inline int from_table(int score, int ply) noexcept nogil:
 
 
 cdef inline uint64_t table_buckets(double tt_mib, size_t bucket_bytes) noexcept nogil:
-    """The most buckets, a power of two (at least one), that fit in `tt_mib` MiB."""
+    """The most buckets, a power of two (at least one), that fit in `tt_mib` MiB. The caller
+    bounds `tt_mib` by the memory available (limits.check_table_mib); the loop stops at 2**40
+    buckets whatever it is given, so that it can never overflow and spin."""
     cdef uint64_t buckets = 1
-    while buckets * 2 * bucket_bytes <= tt_mib * 1024 * 1024:
+    while buckets < (<uint64_t>1 << 40) and buckets * 2 * bucket_bytes <= tt_mib * 1024 * 1024:
         buckets *= 2
     return buckets

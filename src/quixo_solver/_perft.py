@@ -1,36 +1,45 @@
-"""Perft: counting move sequences, the standard check of a move generator."""
+"""Perft: counting move sequences, the standard check of a move generator.
+
+``perft(board, d)`` counts the move sequences of exactly ``d`` moves, as chess perft does: a
+move that ends the game has no continuations, so a game that ends after fewer than ``d``
+moves adds nothing (it counts only at its own depth).
+"""
 from __future__ import annotations
 
 from ._backend import engine
 from .board import Board, Move
-from .errors import DepthError
-
-
-def _check_depth(depth: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
-    return depth
+from .errors import PositionError
+from .limits import check_perft_depth, check_threads, shorten
 
 
 def perft(board: Board, depth: int, *, threads: int = 0) -> int:
-    """Move sequences of length ``depth`` from ``board`` (a two-player Board or a four-player
-    TeamBoard, passes included); a move that ends the game counts at its own depth and has no
-    continuations. Runs without the GIL on ``threads`` cores (0: all)."""
+    """Move sequences of exactly ``depth`` moves from ``board`` (a two-player Board or a
+    four-player TeamBoard, passes included). Runs without the GIL on ``threads`` cores
+    (0: all); Ctrl-C stops it with KeyboardInterrupt."""
+    depth = check_perft_depth(depth)
+    threads = check_threads(threads)
     if getattr(board, "players", 2) == 4:
         from .teams.board import perft as team_perft
-        return team_perft(board, _check_depth(depth), threads=threads)
-    return engine.perft(board.size, board.mover_cubes, board.opponent_cubes,
-                        _check_depth(depth), threads)
+        return team_perft(board, depth, threads=threads)
+    _check_board(board)
+    return engine.perft(board.size, board.mover_cubes, board.opponent_cubes, depth, threads)
 
 
 def perft_divide(board: Board, depth: int, *, threads: int = 0) -> dict[Move, int]:
-    """perft split by first move: each legal move with the sequences that start with it."""
-    if _check_depth(depth) == 0:
+    """perft split by first move: each legal move with the sequences of ``depth`` moves that
+    start with it (a move that ends the game counts 1 at depth 1 and 0 deeper)."""
+    _check_board(board)
+    if check_perft_depth(depth) == 0:
         return {}
     counts = {}
     child = board.copy(stack=False)
     for move in board.legal_moves:
         child.push(move)
-        counts[move] = 1 if child.is_game_over() else perft(child, depth - 1, threads=threads)
+        counts[move] = perft(child, depth - 1, threads=threads)
         child.pop()
     return counts
+
+
+def _check_board(board: object) -> None:
+    if not isinstance(board, Board) and getattr(board, "players", 2) != 4:
+        raise PositionError(f"perft needs a Board or a TeamBoard, not {shorten(board)}")

@@ -32,6 +32,7 @@ from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 import numpy as np
 
 from ._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
+from ._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 
@@ -202,10 +203,14 @@ def initialise(ClassSide side, int threads):
     cdef int32_t[::1] terminal = np.full(chunks, -1, dtype=np.int32)
     cdef int32_t[::1] pulled = np.full(external_chunks, -1, dtype=np.int32)
     cdef int32_t[::1] settled = np.full(chunks, -1, dtype=np.int32)
-    with nogil:
-        _mark_terminals_and_count_moves(side, threads, terminal)
-        _pull_external_losses(side, threads, pulled)
-        _settle_positions_without_own_border_cubes(side, threads, settled)
+    watch_interrupts()
+    try:
+        with nogil:
+            _mark_terminals_and_count_moves(side, threads, terminal)
+            _pull_external_losses(side, threads, pulled)
+            _settle_positions_without_own_border_cubes(side, threads, settled)
+    finally:
+        stop_watching()
     return max(_longest(terminal), _longest(pulled), _longest(settled))
 
 
@@ -221,6 +226,8 @@ cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
+        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
+            stop = index
         occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
         offset = index % block_size
         while index < stop:
@@ -302,6 +309,8 @@ cdef void _pull_external_losses(ClassSide side, int threads,
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
+        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
+            stop = index
         block = <uint64_t>-1
         occupied = 0
         while index < stop:
@@ -332,6 +341,8 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = index + CHUNK if index + CHUNK < total else total
+        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
+            stop = index
         while index < stop:
             if side.words_view[index] == NO_OWN_MOVES:
                 occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
@@ -402,22 +413,28 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
     cdef int settled
-    for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-        index = chunk * CHUNK
-        stop = index + CHUNK if index + CHUNK < total else total
-        block = <uint64_t>-1
-        occupied = 0
-        while index < stop:
-            code = words[index] & CODE_MASK
-            if code == win_before or code == loss_before:
-                if index // block_size != block:
-                    block = index // block_size
-                    occupied = set_at_rank(block, occupied_count, g.cell_count)
-                mover = pdep(subsets[index - block * block_size], occupied)
-                settled = _unmove_to_parents(g, mover, occupied & ~mover, code == loss_before,
-                                             plies, parents, parent_block, parent_external,
-                                             parent_external_block)
-                if settled >= 0:
-                    _record(&chunk_longest[chunk], settled)
-            index = index + 1
+    watch_interrupts()
+    try:
+        for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+            index = chunk * CHUNK
+            stop = index + CHUNK if index + CHUNK < total else total
+            if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
+                stop = index
+            block = <uint64_t>-1
+            occupied = 0
+            while index < stop:
+                code = words[index] & CODE_MASK
+                if code == win_before or code == loss_before:
+                    if index // block_size != block:
+                        block = index // block_size
+                        occupied = set_at_rank(block, occupied_count, g.cell_count)
+                    mover = pdep(subsets[index - block * block_size], occupied)
+                    settled = _unmove_to_parents(g, mover, occupied & ~mover, code == loss_before,
+                                                 plies, parents, parent_block, parent_external,
+                                                 parent_external_block)
+                    if settled >= 0:
+                        _record(&chunk_longest[chunk], settled)
+                index = index + 1
+    finally:
+        stop_watching()
     return _longest(chunk_longest)

@@ -17,18 +17,25 @@ Bound contract of ``_search(depth, ply, alpha, beta)``: it returns v with
     otherwise   -> v is the exact depth-limited value.
 Mate scores keep this contract whatever the depth: they are facts about the game.
 """
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 import numpy as np
 
+from ._index import class_size
+from .tablebase.files import CorruptTableError
+
+quixo_crc_fill()
+
 from ._engine cimport (
     MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, mix64, pack, play,
     popcount,
 )
+from ._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
 from ._heuristic cimport evaluate
 from ._index cimport class_index
+from ._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
                      from_table, now, table_buckets, to_table)
 
@@ -55,7 +62,11 @@ cdef class Engine:
     cdef uint16_t generation
     cdef const void* tablebase[26][26]
     cdef int tablebase_width[26][26]
+    cdef CheckedBlocks tablebase_blocks[26][26]
     cdef object _keep_alive
+    cdef object _table_names
+    cdef int damaged_mover, damaged_opponent     # -1, or the class of a damaged block
+    cdef uint64_t damaged_block
     cdef readonly uint64_t nodes
     cdef uint64_t node_limit
     cdef double deadline
@@ -75,19 +86,40 @@ cdef class Engine:
         memset(self.table, 0, buckets * 2 * sizeof(Entry))
         memset(self.tablebase, 0, sizeof(self.tablebase))
         self._keep_alive = []
+        self._table_names = {}
+        self.damaged_mover = -1
 
     def __dealloc__(self):
         free(self.table)
 
-    def add_table(self, int mover_count, int opponent_count, values):
-        """Let the search probe a solved class (a read-only uint8 or uint16 array)."""
-        array = np.asarray(values)
+    def add_table(self, int mover_count, int opponent_count, table):
+        """Let the search probe a solved class: `table` is a tablebase.files.CheckedTable,
+        whose blocks the search checks the first time it reads from them."""
+        if not (0 <= mover_count and 0 <= opponent_count
+                and mover_count + opponent_count <= self.g.cell_count):
+            raise ValueError(f"no class ({mover_count}, {opponent_count}) on a "
+                             f"{self.size}x{self.size} board")
+        array = np.asarray(table.values)
         if array.dtype.itemsize not in (1, 2) or not array.flags.c_contiguous:
             raise ValueError("a table must be a contiguous uint8 or uint16 array")
-        cdef const uint8_t[::1] view = array.view(np.uint8)
-        self._keep_alive.append(array)
-        self.tablebase[mover_count][opponent_count] = &view[0] if view.shape[0] else NULL
+        if array.shape[0] != class_size(self.size, mover_count, opponent_count):
+            raise ValueError(f"the table of class ({mover_count}, {opponent_count}) has "
+                             f"{array.shape[0]} values, not one per position of the class")
+        if array.shape[0] == 0:
+            return
+        cdef const uint8_t[::1] view = array.reshape(-1).view(np.uint8)
+        cdef const uint32_t[::1] checksums = table.checksums
+        cdef uint8_t[::1] checked = table.checked
+        cdef uint64_t block_bytes = table.header.block_bytes
+        if checksums.shape[0] * block_bytes < <uint64_t>view.shape[0] or \
+                checked.shape[0] != checksums.shape[0]:
+            raise ValueError("the table's block checksums do not cover its values")
+        self._keep_alive.append((array, table.checksums, table.checked))
+        self._table_names[mover_count, opponent_count] = str(table.path)
+        self.tablebase[mover_count][opponent_count] = &view[0]
         self.tablebase_width[mover_count][opponent_count] = array.dtype.itemsize
+        self.tablebase_blocks[mover_count][opponent_count] = CheckedBlocks(
+            &view[0], view.shape[0], block_bytes, &checksums[0], &checked[0])
 
     def clear(self):
         """Forget everything learnt: a fresh search is then deterministic."""
@@ -105,8 +137,17 @@ cdef class Engine:
         self.stopped = False
         self.root_move = NO_MOVE
         self.generation += 1
-        with nogil:
-            score = self._search(mover, opponent, depth, 0, -INFINITE, INFINITE)
+        watch_interrupts()
+        try:
+            with nogil:
+                score = self._search(mover, opponent, depth, 0, -INFINITE, INFINITE)
+        finally:
+            stop_watching()
+        if self.damaged_mover >= 0:
+            name = self._table_names[self.damaged_mover, self.damaged_opponent]
+            self.damaged_mover = -1
+            raise CorruptTableError(f"{name} is damaged: block {self.damaged_block} does not "
+                                    "match its checksum; rebuild it")
         return score
 
     def table_move(self, mask_t mover, mask_t opponent):
@@ -154,6 +195,12 @@ cdef class Engine:
         if data == NULL:
             return 0
         index = class_index(mover, opponent)
+        if not block_is_intact(&self.tablebase_blocks[a][b], index * self.tablebase_width[a][b]):
+            self.damaged_mover, self.damaged_opponent = a, b
+            self.damaged_block = index * self.tablebase_width[a][b] // \
+                self.tablebase_blocks[a][b].block_bytes
+            self.stopped = True
+            return 0
         if self.tablebase_width[a][b] == 1:
             code = (<const uint8_t*>data)[index]
         else:
@@ -195,7 +242,7 @@ cdef class Engine:
         self.nodes += 1
         if (self.nodes & CHECK_EVERY) == 0:
             if (self.node_limit and self.nodes >= self.node_limit) or (
-                    self.deadline > 0 and now() > self.deadline):
+                    self.deadline > 0 and now() > self.deadline) or interrupted():
                 self.stopped = True
         if self.stopped:
             return 0
@@ -299,3 +346,9 @@ cdef class Engine:
 MATE_SCORE = MATE
 PROVEN_BOUND = MATE_BOUND
 DEPTH_LIMIT = MAX_DEPTH
+
+
+def block_crc32(data) -> int:
+    """The CRC-32 of the search's block check (equal to zlib.crc32; for the tests)."""
+    cdef const uint8_t[::1] view = np.frombuffer(bytes(data), dtype=np.uint8)
+    return quixo_crc32(&view[0] if view.shape[0] else NULL, view.shape[0])

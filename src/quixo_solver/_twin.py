@@ -8,7 +8,7 @@ lists read top to bottom, as a position string is written, and a push really sli
 from __future__ import annotations
 
 from .errors import DepthError
-from .geometry import check_masks, check_size
+from .geometry import check_masks, check_size, check_symmetry
 
 BLANK, MOVER, OPPONENT = 0, 1, 2
 
@@ -133,8 +133,7 @@ def _symmetric_grid(grid, symmetry):
 
 
 def transform_mask(size, symmetry, cubes):
-    if not 0 <= symmetry < 8:
-        raise ValueError(f"symmetry must be 0..7, not {symmetry}")
+    check_symmetry(symmetry)
     return _masks(_symmetric_grid(_grid(size, cubes, 0), symmetry))[0]
 
 
@@ -171,5 +170,8 @@ def _grid_perft(grid, depth):
     total = 0
     for source, target in _grid_moves(grid):
         child = _grid_play(grid, source, target)
-        total += 1 if _status(child) != 0 else _grid_perft(child, depth - 1)
+        if depth == 1:
+            total += 1
+        elif _status(child) == 0:  # a move that ends the game has no continuations
+            total += _grid_perft(child, depth - 1)
     return total

@@ -17,6 +17,7 @@ from ._engine cimport (
     Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
     popcount, status,
 )
+from ._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
 
 DEF CHUNK = 16384
@@ -75,18 +76,24 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     cdef mask_t occupied, mover
     cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
     cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
-    for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-        index = chunk * CHUNK
-        stop = index + CHUNK if index + CHUNK < total else total
-        while index < stop:
-            occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
-            mover = pdep(set_at_rank(index % block_size, mover_count, occupied_count), occupied)
-            if expected_value(g, mover, occupied & ~mover, &inside[0], outside_ptr,
-                              mover_count) != own[index]:
-                bad_in_chunk[chunk] += 1
-                if first_bad[chunk] < 0:
-                    first_bad[chunk] = index
-            index = index + 1
+    watch_interrupts()
+    try:
+        for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+            index = chunk * CHUNK
+            stop = index + CHUNK if index + CHUNK < total else total
+            if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt
+                stop = index
+            while index < stop:
+                occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
+                mover = pdep(set_at_rank(index % block_size, mover_count, occupied_count), occupied)
+                if expected_value(g, mover, occupied & ~mover, &inside[0], outside_ptr,
+                                  mover_count) != own[index]:
+                    bad_in_chunk[chunk] += 1
+                    if first_bad[chunk] < 0:
+                        first_bad[chunk] = index
+                index = index + 1
+    finally:
+        stop_watching()
     bad = np.asarray(bad_in_chunk)
     firsts = np.asarray(first_bad)
     return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]

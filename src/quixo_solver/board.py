@@ -16,7 +16,8 @@ from typing import Iterator
 
 from . import geometry, notation, render
 from ._backend import engine
-from .errors import GameOverError, IllegalMoveError, MoveError
+from .errors import GameOverError, IllegalMoveError, MoveError, PositionError
+from .limits import shorten
 
 X, O = "X", "O"
 OTHER = {X: O, O: X}
@@ -117,7 +118,7 @@ class Board:
         geometry.check_size(size)
         geometry.check_masks(size, mover, opponent)
         if turn not in (X, O):
-            raise ValueError(f"turn must be 'X' or 'O', not {turn!r}")
+            raise PositionError(f"turn must be 'X' or 'O', not {shorten(turn)}")
         board = cls(size=size)
         x_cubes, o_cubes = (mover, opponent) if turn == X else (opponent, mover)
         board._set(size, x_cubes, o_cubes, turn)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
-from . import play
+from . import limits, play
 from . import tablebase as tb
 from ._perft import perft, perft_divide
 from .board import Board
@@ -165,14 +167,19 @@ def command_tablebase_stats(args) -> None:
 
 def command_tablebase_verify(args) -> None:
     report = tb.verify(_directory(args), args.size, jobs=args.jobs)
+    failures = [c for c in report.classes if c.mismatches]
     payload = {"size": args.size, "classes": len(report.classes),
                "positions": sum(c.positions for c in report.classes),
                "mismatches": report.mismatches,
                "failures": [{"mover": c.mover_count, "opponent": c.opponent_count,
-                             "mismatches": c.mismatches, "first_indices": c.examples}
-                            for c in report.classes if c.mismatches]}
-    _emit(args, payload, [f"verified {payload['classes']} classes, {payload['positions']} "
-                          f"positions: {report.mismatches} mismatches"])
+                             "mismatches": c.mismatches, "first_indices": c.examples,
+                             "damaged": c.damaged} for c in failures]}
+    lines = [f"class ({c.mover_count}, {c.opponent_count}): "
+             + (c.damaged or f"{c.mismatches} mismatches, first at {c.examples}")
+             for c in failures]
+    _emit(args, payload, lines + [f"verified {payload['classes']} classes, "
+                                  f"{payload['positions']} positions: {report.mismatches} "
+                                  "mismatches"])
     if not report.ok:
         raise VerificationFailed()
 
@@ -182,7 +189,10 @@ class VerificationFailed(Exception):
 
 
 def command_tablebase_probe(args) -> None:
-    board = Board(args.position)
+    board = _board(args.position)
+    if _is_team(board):
+        raise QuixoError("the tablebases hold two-player positions; four-player positions "
+                         "are answered by 'quixo solve' (3x3 exactly, larger boards by search)")
     with tb.Tablebase(_directory(args)) as tablebase:
         result = Solver(tablebase=tablebase).tablebase_result(board)
     payload = {"position": str(board), **result.to_json()}
@@ -195,36 +205,47 @@ def _size(text: str) -> int:
     return int(text)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
-    return value
+def _whole(low: int, high: int, what: str):
+    """An argparse type: a whole number in low..high."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, a whole number, not "
+                                             f"{limits.shorten(text)}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {what} from {low} to {high}, not "
+                                             f"{limits.shorten(text)}")
+        return value
+    return parse
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}")
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text}")
-    return value
+def _positive(unit: str, check):
+    """An argparse type: a positive number of `unit`, checked by limits' `check`."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {unit}, not "
+                                             f"{limits.shorten(text)}") from None
+        try:
+            return check(value)
+        except QuixoError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return parse
 
 
-def _plies(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("expected a depth of 1 ply or more")
-    return value
+_threads = _whole(0, limits.MAX_THREADS, "a number of threads (0: every core)")
+_perft_depth = _whole(0, limits.MAX_PERFT_DEPTH, "a depth")
+_plies = _whole(1, limits.MAX_SEARCH_DEPTH, "a depth in plies")
+_blanks = _whole(0, 25, "a number of blank cubes")
+_seconds = _positive("seconds", lambda value: limits.check_seconds("the time", value))
+_mib = _positive("MiB", lambda value: limits.check_table_mib(value, "the table size"))
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-tablebase", action="store_true", help="do not use tables")
-    parser.add_argument("--hash", type=_seconds, default=64,
+    parser.add_argument("--hash", type=_mib, default=64,
                         help="transposition table size in MiB (default 64)")
     _common(parser, directory=True, jobs=True)
 
@@ -235,24 +256,28 @@ def _common(parser: argparse.ArgumentParser, *, directory: bool = False, jobs: b
         parser.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, "
                             "else the user's cache folder)")
     if jobs:
-        parser.add_argument("--jobs", type=_count, default=0,
+        parser.add_argument("--jobs", type=_threads, default=0,
                             help="threads to use (default: every core)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="quixo", description="Quixo rules, perft, tablebases and search.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = commands.add_parser("perft", help="count move sequences from a position",
-                            description="Count the move sequences of DEPTH moves from "
-                            "POSITION (a move that ends the game has no continuations).")
+                            description="Count the move sequences of exactly DEPTH moves from "
+                            "POSITION, as chess perft does: a move that ends the game has no "
+                            "continuations, so a game that ends after fewer than DEPTH moves "
+                            "adds nothing (it counts only at its own depth). --divide splits "
+                            "the same count by first move.")
     p.add_argument("position", metavar="POSITION",
                    help="position in SPEC notation, e.g. '...../...../...../...../..... X', "
                    "or a four-player one such as 'Xx..o/...../...../...../..... O1'")
-    p.add_argument("depth", metavar="DEPTH", type=_count, help="number of moves (0 or more)")
+    p.add_argument("depth", metavar="DEPTH", type=_perft_depth,
+                   help=f"number of moves (0 .. {limits.MAX_PERFT_DEPTH})")
     p.add_argument("--divide", action="store_true", help="count per first move")
-    p.add_argument("--threads", type=_count, default=0, help="cores to use (default: all)")
+    p.add_argument("--threads", type=_threads, default=0, help="cores to use (default: all)")
     _common(p)
     p.set_defaults(handler=command_perft)
 
@@ -296,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
                                           required=True)
     q = tablebase_commands.add_parser("build", help="solve every class with few blanks")
     q.add_argument("--size", type=_size, default=5)
-    q.add_argument("--max-blanks", type=_count, default=None,
+    q.add_argument("--max-blanks", type=_blanks, default=None,
                    help="only classes with at most this many blank cubes (default: all)")
     q.add_argument("--force", action="store_true",
                    help="build even if the memory or disk check says no")
@@ -320,25 +345,48 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """argparse with a one-line error (the usage is in --help), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+
+
+INTERRUPTED = {"build": "interrupted; the finished classes are kept, run the same command "
+                        "again to resume"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`quixo ... | head -1`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (QuixoError, tb.MissingTableError) as error:
-        print(f"quixo: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(error)
     except OSError as error:  # a folder that is a file, a full disk, no permission ...
         where = f" ({error.filename})" if error.filename else ""
-        print(f"quixo: error: {error.strerror or error}{where}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(f"{error.strerror or error}{where}")
+    except MemoryError:
+        return _fail("not enough memory for this command (try a smaller --hash or --jobs)")
     except VerificationFailed:
         return EXIT_FAILED
     except KeyboardInterrupt:
-        print("quixo: interrupted; finished work is kept, run the command again to resume",
-              file=sys.stderr)
+        what = INTERRUPTED.get(getattr(args, "tablebase_command", None), "interrupted")
+        print(f"quixo: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
+
+
+def _fail(error: object) -> int:
+    """One line on stderr, exit status 2."""
+    message = " ".join(str(error).split())
+    print(f"quixo: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":  # pragma: no cover

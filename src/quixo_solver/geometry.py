@@ -34,6 +34,14 @@ def check_size(size: int) -> int:
     return size
 
 
+def check_symmetry(symmetry: int) -> int:
+    """A symmetry number 0..7 (k % 4 quarter turns clockwise, then a mirror for k >= 4)."""
+    from .limits import whole_number
+    from .errors import QuixoError
+
+    return whole_number("symmetry", symmetry, 0, SYMMETRY_COUNT - 1, QuixoError)
+
+
 def square(size: int, rank_index: int, file_index: int) -> int:
     return rank_index * size + file_index
 

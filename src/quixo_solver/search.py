@@ -22,12 +22,14 @@ French rulebook: build several lines of 3 then 4, own more cubes, hold both ends
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
 from . import _search, geometry
 from .board import Board, Move
-from .errors import DepthError, QuixoError
+from .errors import DepthError, PositionError, QuixoError
+from .limits import check_seconds, check_table_mib, shorten, whole_number
 from .notation import square_name
 from .tablebase import MissingTableError, Tablebase
 
@@ -62,11 +64,12 @@ class Solver:
     """
 
     def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None) -> None:
-        if not tt_mib > 0:
-            raise QuixoError(f"tt_mib must be positive, not {tt_mib!r}")
-        self.tt_mib = tt_mib
-        if tablebase is not None and not isinstance(tablebase, Tablebase):
+        self.tt_mib = check_table_mib(tt_mib)
+        if isinstance(tablebase, (str, os.PathLike)):
             tablebase = Tablebase(tablebase)
+        elif tablebase is not None and not isinstance(tablebase, Tablebase):
+            raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
+                             f"{shorten(tablebase)}")
         self.tablebase = tablebase
         self._engines: dict[int, _search.Engine] = {}
 
@@ -77,7 +80,7 @@ class Solver:
                 for a in range(size * size + 1):
                     for b in range(size * size + 1 - a):
                         if self.tablebase.has_table(size, a, b):
-                            engine.add_table(a, b, self.tablebase.table(size, a, b)[1])
+                            engine.add_table(a, b, self.tablebase.table(size, a, b))
             self._engines[size] = engine
         return self._engines[size]
 
@@ -100,6 +103,7 @@ class Solver:
               nodes: int | None = None) -> SearchResult:
         """Search ``board`` until it is proven or a limit is reached (``depth`` in plies,
         ``time`` in seconds, ``nodes``). With no limit at all the depth stops at 64."""
+        check_board(board, Board)
         check_limits(depth, time, nodes)
         status = board.status()
         if status:
@@ -150,17 +154,22 @@ class Solver:
                 nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
         """Every legal move with its result for the player to move, best first. The limits
         apply to each move's search."""
+        check_board(board, Board)
         return analyze_moves(self.solve, board, depth, time, nodes)
 
 
 def check_limits(depth, time, nodes) -> None:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)
-                              or depth < 1):
-        raise DepthError(f"depth must be a whole number of plies >= 1, not {depth!r}")
-    if time is not None and not time > 0:
-        raise QuixoError(f"time must be a positive number of seconds, not {time!r}")
-    if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
-        raise QuixoError(f"nodes must be a positive whole number, not {nodes!r}")
+    if depth is not None:
+        whole_number("depth", depth, 1, _search.DEPTH_LIMIT, DepthError)
+    if time is not None:
+        check_seconds("time", time)
+    if nodes is not None:
+        whole_number("nodes", nodes, 1, 2**63 - 1)
+
+
+def check_board(board: object, kind: type) -> None:
+    if not isinstance(board, kind):
+        raise PositionError(f"expected a {kind.__name__}, not {shorten(board)}")
 
 
 def deepen(search_to, engine, result_of, depth, seconds, nodes) -> SearchResult:
@@ -203,6 +212,7 @@ def seen_by_mover(move, seen: SearchResult) -> SearchResult:
 
 def analyze_moves(solve, board, depth, time, nodes) -> list:
     """Every legal move of `board` with solve()'s result of the child, best first."""
+    check_limits(depth, time, nodes)
     rows = []
     for move in board.legal_moves:
         child = board.copy(stack=False)

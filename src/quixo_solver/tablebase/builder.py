@@ -9,12 +9,20 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: builds sharing a folder are not coordinated
+    fcntl = None
 
 import numpy as np
 
 from .. import _retro
+from ..geometry import check_size
+from ..limits import available_memory, check_threads, shorten, whole_number
 from ..progress import Progress
 from . import files, plan
 from .files import TablebaseError
@@ -33,27 +41,11 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def available_memory() -> int:
-    try:
-        with open("/proc/meminfo") as handle:
-            for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-
-
 def is_built(directory: Path, unit: plan.Unit) -> bool:
-    for a, b in unit.classes:
-        path = Path(directory) / files.table_name(unit.size, a, b)
-        if not path.exists():
-            return False
-        try:
-            files.read_header(path)
-        except TablebaseError:
-            return False
-    return True
+    """Whether every table of the unit is there, complete and undamaged (every block is
+    checked: a damaged file is solved again)."""
+    return all(files.is_intact(Path(directory) / files.table_name(unit.size, a, b),
+                               (unit.size, a, b)) for a, b in unit.classes)
 
 
 def check_resources(directory: Path, todo: list[plan.Unit]) -> tuple[int, int]:
@@ -95,11 +87,16 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
           force: bool = False, progress: bool | None = None) -> BuildReport:
     """Build every class of ``size`` with at most ``max_blanks`` blanks into ``directory``.
     ``jobs`` is the number of threads (0: every core); ``force`` skips the resource check;
-    ``progress`` None draws a bar only on a terminal."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    ``progress`` None draws a bar only on a terminal.
+
+    Several builds may share a folder: each unit is solved under a lock file, and a build
+    that finds a unit locked waits for it, then uses the finished files."""
+    directory = folder_to_write(directory)
+    size = check_size(size)
+    threads = check_threads(jobs, "jobs")
+    if max_blanks is not None:
+        max_blanks = whole_number("max_blanks", max_blanks, 0, size * size)
     files.remove_partial_files(directory)
-    threads = jobs if jobs > 0 else (os.cpu_count() or 1)
     units = plan.units(size, max_blanks)
     report = BuildReport(size, directory)
     todo = [unit for unit in units if not is_built(directory, unit)]
@@ -111,19 +108,53 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
     started = time.perf_counter()
     try:
         for unit in todo:
-            inputs = {cls: files.load_values(directory / files.table_name(size, *cls))
-                      for cls in unit.needs}
-            bar.advance(0, f"{unit}")
+            with unit_lock(directory, unit):
+                if is_built(directory, unit):   # another build finished it meanwhile
+                    report.skipped.append(unit)
+                    bar.advance(unit.positions, f"{unit} built by another process")
+                    continue
+                inputs = {cls: files.load_values(directory / files.table_name(size, *cls),
+                                                 (size, *cls))
+                          for cls in unit.needs}
+                bar.advance(0, f"{unit}")
 
-            def show_ply(plies: int, longest: int, unit=unit) -> None:
-                bar.advance(0, f"{unit} ply {plies}/{longest}")
+                def show_ply(plies: int, longest: int, unit=unit) -> None:
+                    bar.advance(0, f"{unit} ply {plies}/{longest}")
 
-            solved = solve_unit(unit, inputs, threads, on_step=show_ply)
-            for (a, b), values in solved.items():
-                files.write_table(directory, size, a, b, values)
+                solved = solve_unit(unit, inputs, threads, on_step=show_ply)
+                for (a, b), values in solved.items():
+                    files.write_table(directory, size, a, b, values)
             report.solved.append(unit)
             bar.advance(unit.positions, f"{unit} done")
     finally:
         bar.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def folder_to_write(directory) -> Path:
+    """The build folder, created if need be; TablebaseError if it cannot be one."""
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TablebaseError(f"a tablebase folder must be a path, not {shorten(directory)}")
+    directory = Path(directory).expanduser()
+    if directory.exists() and not directory.is_dir():
+        raise TablebaseError(f"{directory} is not a folder")
+    directory.mkdir(parents=True, exist_ok=True)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise TablebaseError(f"cannot write to the folder {directory}")
+    return directory
+
+
+@contextmanager
+def unit_lock(directory: Path, unit: plan.Unit):
+    """Hold the folder's lock on one unit (an advisory lock on a small file, released by the
+    system if the process dies), so that two builds never solve the same unit at once."""
+    path = directory / f".lock-{unit.size}-{unit.mover_count:02d}-{unit.opponent_count:02d}"
+    with open(path, "a+b") as handle:
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

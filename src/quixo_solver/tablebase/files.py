@@ -1,37 +1,45 @@
-"""Table files: one per class, a 64-byte header then one value per position in index order.
+"""Table files: one per class, a header, a checksum per block, then one value per position.
 
-Header (little-endian):
-    magic 8s  b"QUIXOTB\\0"      version H     board size B   mover cubes B   opponent cubes B
-    value width B (1 or 2)       reserved H    positions Q    wins Q   draws Q   losses Q
-    longest plies I              data crc32 I  reserved I   header crc32 I (of the 60 bytes
-    before it)
+Layout (little-endian), format version 2:
+    header, 64 bytes:
+        magic 8s  b"QUIXOTB\\0"    version H     board size B   mover cubes B   opponent cubes B
+        value width B (1 or 2)     reserved H    positions Q    wins Q   draws Q   losses Q
+        longest plies I            crc32 of the block checksums I     block bytes I
+        header crc32 I (of the 60 bytes before it)
+    block checksums: one crc32 (u32) per BLOCK_BYTES of value data, the last block shorter
+    values: `positions` values of `width` bytes, in the class index's order
 
-Files are written to a temporary name in the same folder and renamed, so a file under its
-final name is always complete; opening one checks the header, the length and the checksum.
-A file whose checksum has passed once is noted, with its length and modification time, in
-the folder's ``.verified`` list, so that later opens of the unchanged file skip the re-hash
-(large 5x5 tables take seconds to hash).
+No value is ever used before the checksum of its block has been checked: a probe checks a
+block the first time it reads from it (`CheckedTable.code`, and the search's kernel through
+the same `checked` flags), so that opening a large 5x5 table costs only its header and
+checksums, while bit rot anywhere is still caught; a build or the verifier, which read a table
+whole, check every block first (`load_values`). Files are written under a temporary name in
+the same folder and renamed, so a file under its final name is always complete.
 """
 from __future__ import annotations
 
-import json
+import itertools
 import os
 import struct
+import threading
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from .._index import class_size
 from ..errors import QuixoError
 
 MAGIC = b"QUIXOTB\0"
-VERSION = 1
+VERSION = 2
 HEADER = struct.Struct("<8sHBBBBHQQQQIIII")
 HEADER_SIZE = 64
 assert HEADER.size == HEADER_SIZE
+BLOCK_BYTES = 1 << 16
 TEMPORARY_SUFFIX = ".partial"
-VERIFIED_LIST = ".verified"
+WRITE_STEP = 1 << 24        # bytes handed to one write call
+_temporary_names = itertools.count()
 
 
 class TablebaseError(QuixoError):
@@ -53,51 +61,81 @@ class TableHeader:
     draws: int
     losses: int
     longest_plies: int
-    data_crc: int
+    checksums_crc: int
+    block_bytes: int
+
+    @property
+    def blocks(self) -> int:
+        return -(-self.positions * self.width // self.block_bytes)
+
+    @property
+    def data_offset(self) -> int:
+        return HEADER_SIZE + 4 * self.blocks
 
 
 def table_name(size: int, mover_count: int, opponent_count: int) -> str:
     return f"quixo{size}x{size}-{mover_count:02d}-{opponent_count:02d}.qtb"
 
 
-def _crc(data: np.ndarray) -> int:
-    crc = 0
-    flat = data.reshape(-1).view(np.uint8)
-    step = 1 << 28
-    for start in range(0, flat.size, step):
-        crc = zlib.crc32(flat[start:start + step], crc)
-    return crc
+def block_checksums(data: np.ndarray, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
+    """The crc32 of each `block_bytes` of the array's bytes (as zlib computes it)."""
+    flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
+    return np.array([zlib.crc32(flat[start:start + block_bytes])
+                     for start in range(0, flat.size, block_bytes)], dtype="<u4")
 
 
 def write_table(directory: Path, size: int, mover_count: int, opponent_count: int,
                 values: np.ndarray) -> Path:
-    """Write a solved class atomically. Values are stored on one byte when they fit."""
+    """Write a solved class atomically. Values are stored on one byte when they fit. A failed
+    write (a full disk) leaves no temporary file and names the cause and the file."""
     width = 1 if values.size == 0 or int(values.max()) <= 0xFF else 2
     data = np.ascontiguousarray(values, dtype=np.uint8 if width == 1 else np.dtype("<u2"))
+    checksums = block_checksums(data)
     wins = int(np.count_nonzero(values & 1))
     draws = int(np.count_nonzero(values == 0))
     longest = int((int(values.max()) - 1) >> 1) if values.size and values.max() else 0
     fields = (MAGIC, VERSION, size, mover_count, opponent_count, width, 0, values.size, wins,
-              draws, values.size - wins - draws, longest, _crc(data))
-    head = HEADER.pack(*fields, 0, 0)[:HEADER_SIZE - 4]
+              draws, values.size - wins - draws, longest, zlib.crc32(checksums.tobytes()),
+              BLOCK_BYTES)
+    head = HEADER.pack(*fields, 0)[:HEADER_SIZE - 4]
     head += struct.pack("<I", zlib.crc32(head))
     path = Path(directory) / table_name(size, mover_count, opponent_count)
-    temporary = path.with_name(path.name + f"{TEMPORARY_SUFFIX}-{os.getpid()}")
-    with open(temporary, "wb") as handle:
-        handle.write(head)
-        data.tofile(handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    return write_atomically(path, [head, checksums.tobytes(), data.reshape(-1).view(np.uint8)])
+
+
+def write_atomically(path: Path, pieces) -> Path:
+    """Write the byte pieces to a temporary name beside `path`, sync, then rename."""
+    temporary = path.with_name(f"{path.name}{TEMPORARY_SUFFIX}-{os.getpid()}-"
+                               f"{threading.get_ident()}-{next(_temporary_names)}")
+    try:
+        with open(temporary, "wb") as handle:
+            for piece in pieces:
+                view = memoryview(piece).cast("B")
+                for start in range(0, len(view), WRITE_STEP):
+                    handle.write(view[start:start + WRITE_STEP])
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException as error:
+        try:
+            temporary.unlink()
+        except OSError:
+            pass
+        if isinstance(error, OSError):
+            raise OSError(error.errno, f"cannot write {path.name}: "
+                          f"{error.strerror or error}", str(path)) from error
+        raise
     return path
 
 
-def read_header(path: Path) -> TableHeader:
-    """Check the header and the file length (not the data checksum)."""
+def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> TableHeader:
+    """Check the header, its checksum, the file length and, when `expected` (size, mover,
+    opponent) is given, that the file is that class's table (not the value data)."""
     path = Path(path)
     try:
         with open(path, "rb") as handle:
             head = handle.read(HEADER_SIZE)
+            actual = os.fstat(handle.fileno()).st_size
     except OSError as error:
         raise TablebaseError(f"cannot read table {path}: {error.strerror}") from error
     if len(head) < HEADER_SIZE or head[:8] != MAGIC:
@@ -107,73 +145,109 @@ def read_header(path: Path) -> TableHeader:
         raise CorruptTableError(f"{path} has a damaged header (checksum mismatch)")
     if fields[1] != VERSION:
         raise CorruptTableError(f"{path} has format version {fields[1]}; this program reads "
-                                f"version {VERSION}: rebuild it")
-    header = TableHeader(*fields[2:6], *fields[7:13])
-    expected = HEADER_SIZE + header.positions * header.width
-    actual = path.stat().st_size
-    if actual != expected:
+                                f"version {VERSION}: rebuild it (quixo tablebase build)")
+    header = TableHeader(*fields[2:6], *fields[7:14])
+    if header.width not in (1, 2) or header.block_bytes == 0:
+        raise CorruptTableError(f"{path} has an impossible header (value width "
+                                f"{header.width}, block size {header.block_bytes})")
+    if expected is not None:
+        found = (header.size, header.mover_count, header.opponent_count)
+        if found != expected or header.positions != class_size(*expected):
+            raise CorruptTableError(
+                f"{path} holds class {found[1:]} of the {found[0]}x{found[0]} board with "
+                f"{header.positions} positions, not the table its name says")
+    wanted = header.data_offset + header.positions * header.width
+    if actual != wanted:
         raise CorruptTableError(f"{path} is truncated or padded: {actual} bytes, expected "
-                                f"{expected}")
+                                f"{wanted}")
     return header
 
 
-def open_table(path: Path, *, check_data: bool = True) -> tuple[TableHeader, np.ndarray]:
-    """Memory-map a table's values (read-only) after checking header, length and checksum."""
-    path = Path(path)
-    header = read_header(path)
-    dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
-    if header.positions == 0:
-        return header, np.zeros(0, dtype=dtype)
-    values = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_SIZE,
-                       shape=(header.positions,))
-    if check_data and not _verified_before(path, header):
-        if _crc(values) != header.data_crc:
-            raise CorruptTableError(f"{path} is damaged: its data does not match its checksum")
-        _note_verified(path, header)
-    return header, values
+class CheckedTable:
+    """A table's values, memory-mapped read-only, each block checked before its first use.
+
+    `values` is the raw array (for kernels that check blocks themselves through `checksums`
+    and `checked`); `code(index)` reads one value after checking its block; `check_all()`
+    checks every block that has not been checked yet."""
+
+    def __init__(self, path: Path, expected: tuple[int, int, int] | None = None) -> None:
+        self.path = Path(path)
+        self.header = header = read_header(self.path, expected)
+        dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
+        if header.positions == 0:
+            self.values = np.zeros(0, dtype=dtype)
+            self.checksums = np.zeros(0, dtype=np.uint32)
+        else:
+            self.checksums = np.array(np.memmap(self.path, dtype="<u4", mode="r",
+                                                offset=HEADER_SIZE, shape=(header.blocks,)))
+            self.values = np.memmap(self.path, dtype=dtype, mode="r",
+                                    offset=header.data_offset, shape=(header.positions,))
+        if zlib.crc32(self.checksums.tobytes()) != header.checksums_crc:
+            raise CorruptTableError(f"{self.path} is damaged: its block checksums do not "
+                                    "match the header")
+        self.checked = np.zeros(header.blocks, dtype=np.uint8)
+        self._bytes = self.values.reshape(-1).view(np.uint8)
+
+    def _check_block(self, block: int) -> None:
+        start = block * self.header.block_bytes
+        if zlib.crc32(self._bytes[start:start + self.header.block_bytes]) != \
+                int(self.checksums[block]):
+            raise CorruptTableError(
+                f"{self.path} is damaged: block {block} (values from "
+                f"{start // self.header.width}) does not match its checksum; rebuild it")
+        self.checked[block] = 1
+
+    def code(self, index: int) -> int:
+        block = index * self.header.width // self.header.block_bytes
+        if not self.checked[block]:
+            self._check_block(block)
+        return int(self.values[index])
+
+    def check_all(self) -> "CheckedTable":
+        for block in np.flatnonzero(self.checked == 0):
+            self._check_block(int(block))
+        return self
 
 
-def _fingerprint(path: Path, header: TableHeader) -> list[int]:
-    status = path.stat()
-    return [status.st_size, status.st_mtime_ns, header.data_crc]
+def open_table(path: Path, expected: tuple[int, int, int] | None = None) -> CheckedTable:
+    """A table with its header checked; values are checked block by block as they are read."""
+    return CheckedTable(path, expected)
 
 
-def _read_verified(directory: Path) -> dict:
+def load_values(path: Path, expected: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A table's values as a uint16 array in memory, every block checked (what the generator
+    and the verifier read)."""
+    return np.array(open_table(path, expected).check_all().values, dtype=np.uint16)
+
+
+def is_intact(path: Path, expected: tuple[int, int, int]) -> bool:
+    """Whether the file is a complete, undamaged table of that class (every block checked)."""
     try:
-        with open(directory / VERIFIED_LIST) as handle:
-            listed = json.load(handle)
-        return listed if isinstance(listed, dict) else {}
-    except (OSError, ValueError):
-        return {}
+        open_table(path, expected).check_all()
+    except TablebaseError:
+        return False
+    return True
 
 
-def _verified_before(path: Path, header: TableHeader) -> bool:
-    return _read_verified(path.parent).get(path.name) == _fingerprint(path, header)
-
-
-def _note_verified(path: Path, header: TableHeader) -> None:
-    listed = _read_verified(path.parent)
-    listed[path.name] = _fingerprint(path, header)
-    temporary = path.parent / f"{VERIFIED_LIST}{TEMPORARY_SUFFIX}-{os.getpid()}"
-    try:
-        with open(temporary, "w") as handle:
-            json.dump(listed, handle)
-        os.replace(temporary, path.parent / VERIFIED_LIST)
-    except OSError:
-        pass  # a read-only folder: the checksum is simply checked again next time
-
-
-def load_values(path: Path) -> np.ndarray:
-    """A table's values as a uint16 array in memory (what the generator reads)."""
-    _, values = open_table(path)
-    return np.array(values, dtype=np.uint16)
+def folder_to_read(directory) -> Path:
+    """An existing, readable tablebase folder; TablebaseError naming the problem otherwise."""
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TablebaseError(f"a tablebase folder must be a path, not {type(directory).__name__}")
+    directory = Path(directory).expanduser()
+    if not directory.exists():
+        raise TablebaseError(f"no tablebase folder {directory}")
+    if not directory.is_dir():
+        raise TablebaseError(f"{directory} is not a folder")
+    if not os.access(directory, os.R_OK | os.X_OK):
+        raise TablebaseError(f"cannot read the folder {directory}")
+    return directory
 
 
 def remove_partial_files(directory: Path) -> None:
     """Delete temporary files left by a build that was killed while writing (those of a
     process that is still running are left alone)."""
     for leftover in Path(directory).glob(f"*{TEMPORARY_SUFFIX}-*"):
-        pid = leftover.name.rsplit("-", 1)[-1]
+        pid = leftover.name.rsplit(TEMPORARY_SUFFIX + "-", 1)[-1].split("-")[0]
         if pid.isdigit() and _process_is_running(int(pid)):
             continue
         try:

@@ -11,13 +11,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from .._backend import engine
 from .._index import position_index
 from ..board import Board, Move
+from ..errors import PositionError
+from ..limits import shorten
 from . import files, values
-from .files import TableHeader
+from .files import CheckedTable, TablebaseError
 
 
 class MissingTableError(KeyError):
@@ -47,12 +46,14 @@ class ProbeResult:
 
 
 class Tablebase:
-    """The tables of one folder, memory-mapped on first use and checked when opened."""
+    """The tables of one folder, memory-mapped on first use; each block of values is checked
+    against its checksum before its first value is used (files.CheckedTable)."""
 
-    def __init__(self, directory=None, *, check_data: bool = True) -> None:
+    def __init__(self, directory=None) -> None:
+        if directory is not None and not isinstance(directory, (str, os.PathLike)):
+            raise TablebaseError(f"a tablebase folder must be a path, not {shorten(directory)}")
         self.directory = Path(directory).expanduser() if directory else default_directory()
-        self.check_data = check_data
-        self._tables: dict[tuple[int, int, int], tuple[TableHeader, np.ndarray]] = {}
+        self._tables: dict[tuple[int, int, int], CheckedTable] = {}
         self._lock = threading.Lock()
 
     def __enter__(self) -> "Tablebase":
@@ -71,8 +72,8 @@ class Tablebase:
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
         return self.path(size, mover_count, opponent_count).exists()
 
-    def table(self, size: int, mover_count: int, opponent_count: int):
-        """(header, values) of a class; MissingTableError if it is not built."""
+    def table(self, size: int, mover_count: int, opponent_count: int) -> CheckedTable:
+        """The table of a class; MissingTableError if it is not built."""
         key = (size, mover_count, opponent_count)
         with self._lock:
             if key not in self._tables:
@@ -81,13 +82,15 @@ class Tablebase:
                     raise MissingTableError(
                         f"no table for class ({mover_count}, {opponent_count}) of the "
                         f"{size}x{size} board in {self.directory}")
-                self._tables[key] = files.open_table(path, check_data=self.check_data)
+                self._tables[key] = files.open_table(path, key)
             return self._tables[key]
 
     def code(self, board: Board) -> int:
+        if not isinstance(board, Board):
+            raise PositionError(f"tables answer for a two-player Board, not {shorten(board)}")
         mover, opponent = board.mover_cubes, board.opponent_cubes
-        _, table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
-        return int(table[position_index(board.size, mover, opponent)])
+        table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
+        return table.code(position_index(board.size, mover, opponent))
 
     def probe(self, board: Board) -> ProbeResult:
         code = self.code(board)

@@ -1,19 +1,23 @@
 """Win, draw and loss counts of the built classes, read from the table headers."""
 from __future__ import annotations
 
-from pathlib import Path
-
+from ..geometry import check_size
 from . import files, plan
+from .probe import MissingTableError
 
 
 def class_counts(directory, size: int) -> list[dict]:
-    directory = Path(directory)
+    """One row per built class of ``size``; MissingTableError if the folder has none."""
+    directory = files.folder_to_read(directory)
+    size = check_size(size)
     result = []
     for unit in plan.units(size):
         for a, b in unit.classes:
             path = directory / files.table_name(size, a, b)
             if path.exists():
-                header = files.read_header(path)
+                header = files.read_header(path, (size, a, b))
                 result.append({"mover": a, "opponent": b, "win": header.wins,
                                "draw": header.draws, "loss": header.losses})
+    if not result:
+        raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
     return sorted(result, key=lambda row: (-(row["mover"] + row["opponent"]), -row["mover"]))

@@ -2,15 +2,18 @@
 (see _verify.pyx) and each mismatch is reported."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .. import _verify
+from .._index import class_size
+from ..geometry import check_size
+from ..limits import check_threads
 from ..progress import Progress
 from . import files, plan
+from .files import CorruptTableError
 from .probe import MissingTableError
 
 
@@ -19,8 +22,9 @@ class ClassCheck:
     mover_count: int
     opponent_count: int
     positions: int
-    mismatches: int
+    mismatches: int              # every position counts when its file (or an input) is damaged
     examples: list[int]          # indices of the first mismatching positions
+    damaged: str | None = None   # why the class could not be read
 
 
 @dataclass
@@ -41,7 +45,7 @@ def _values(directory: Path, size: int, cls: tuple[int, int]) -> np.ndarray:
     path = directory / files.table_name(size, *cls)
     if not path.exists():
         raise MissingTableError(f"cannot verify: the table of class {cls} is missing ({path})")
-    return files.load_values(path)
+    return files.load_values(path, (size, *cls))
 
 
 def built_units(directory: Path, size: int) -> list[plan.Unit]:
@@ -50,25 +54,35 @@ def built_units(directory: Path, size: int) -> list[plan.Unit]:
 
 
 def verify(directory, size: int, *, jobs: int = 0, progress: bool | None = None) -> VerifyReport:
-    """Verify every class of ``size`` built in ``directory``."""
-    directory = Path(directory)
-    threads = jobs if jobs > 0 else (os.cpu_count() or 1)
+    """Verify every class of ``size`` built in ``directory``; MissingTableError if the folder
+    holds none. A damaged file fails its class (and the classes that read it)."""
+    directory = files.folder_to_read(directory)
+    size = check_size(size)
+    threads = check_threads(jobs, "jobs")
     units = built_units(directory, size)
+    if not units:
+        raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
     report = VerifyReport(size)
     bar = Progress(sum(unit.positions for unit in units), f"verify {size}x{size}",
                    enabled=progress)
     try:
         for unit in units:
             for a, b in unit.classes:
-                own = _values(directory, size, (a, b))
-                mirror = own if a == b else _values(directory, size, (b, a))
-                cells = size * size
-                after_blank = (_values(directory, size, (b, a + 1)) if a + b < cells
-                               else np.zeros(0, dtype=np.uint16))
-                bad, examples = _verify.verify_class(size, a, b, own, mirror, after_blank,
-                                                     threads)
-                report.classes.append(ClassCheck(a, b, own.size, bad, examples))
-                bar.advance(own.size, f"class ({a}, {b})")
+                report.classes.append(_check_class(directory, size, a, b, threads))
+                bar.advance(report.classes[-1].positions, f"class ({a}, {b})")
     finally:
         bar.close()
     return report
+
+
+def _check_class(directory: Path, size: int, a: int, b: int, threads: int) -> ClassCheck:
+    positions = class_size(size, a, b)
+    try:
+        own = _values(directory, size, (a, b))
+        mirror = own if a == b else _values(directory, size, (b, a))
+        after_blank = (_values(directory, size, (b, a + 1)) if a + b < size * size
+                       else np.zeros(0, dtype=np.uint16))
+    except CorruptTableError as error:
+        return ClassCheck(a, b, positions, positions, [], damaged=str(error))
+    bad, examples = _verify.verify_class(size, a, b, own, mirror, after_blank, threads)
+    return ClassCheck(a, b, positions, bad, examples)

@@ -11,8 +11,11 @@ import os
 
 import numpy as np
 
-from .._engine cimport geometry_of
+from .._engine cimport MAX_MOVES, geometry_of
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ..errors import DepthError
+
+DEF POLL_DEPTH = 4          # nodes with this many plies left look at the Ctrl-C flag
 from ..geometry import check_size
 from ._twin import check_roles
 
@@ -43,7 +46,7 @@ cdef inline int move_codes(const Geometry* g, const Roles* p, int* codes) noexce
 def legal_moves(int size, roles):
     cdef Roles p
     cdef const Geometry* g = _checked(size, roles, &p)
-    cdef int codes[2 * 44]
+    cdef int codes[2 * MAX_MOVES]
     cdef int count, i
     if team_status(g, &p) != 0:
         return []
@@ -75,28 +78,29 @@ def position_status(int size, roles):
 
 
 cdef uint64_t _perft(const Geometry* g, const Roles* p, int depth) noexcept nogil:
-    # Contract: the position is not over and depth >= 1.
-    cdef int codes[2 * 44]
+    # Contract: the position is not over and depth >= 1. A move that ends the game has no
+    # continuations: with plies still to go it adds nothing (SPEC perft, as in chess).
+    cdef int codes[2 * MAX_MOVES]
     cdef int count = move_codes(g, p, codes), i
     cdef uint64_t total = 0
     cdef Roles child
     if depth == 1:
         return count
+    if depth >= POLL_DEPTH and interrupted():
+        return 0
     for i in range(count):
         play_code(g, codes[i], p, &child)
-        if team_status(g, &child) != 0:
-            total += 1
-        else:
+        if team_status(g, &child) == 0:
             total += _perft(g, &child, depth - 1)
     return total
 
 
 def perft(int size, roles, int depth, int threads=0):
-    """Number of move sequences (passes included) of length `depth`; a move that ends the game
-    counts at its own depth. `threads` <= 0 uses every core."""
+    """Number of move sequences (passes included) of exactly `depth` moves; a move that ends
+    the game counts only at depth 1. `threads` <= 0 uses every core. Ctrl-C stops it."""
     cdef Roles p, child
     cdef const Geometry* g = _checked(size, roles, &p)
-    cdef int codes[2 * 44]
+    cdef int codes[2 * MAX_MOVES]
     cdef int count, i
     if isinstance(depth, bool) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
@@ -106,7 +110,6 @@ def perft(int size, roles, int depth, int threads=0):
         return 0
     if threads <= 0:
         threads = os.cpu_count() or 1
-    cdef uint64_t settled = 0
     cdef int remaining = depth
     frontier = [tuple(roles)]
     while remaining > 3 and len(frontier) < 512 * threads:
@@ -117,9 +120,7 @@ def perft(int size, roles, int depth, int threads=0):
             count = move_codes(g, &p, codes)
             for i in range(count):
                 play_code(g, codes[i], &p, &child)
-                if team_status(g, &child) != 0:
-                    settled += 1
-                else:
+                if team_status(g, &child) == 0:
                     expanded.append((child.cubes[0], child.cubes[1], child.cubes[2],
                                      child.cubes[3]))
         frontier = expanded
@@ -127,9 +128,13 @@ def perft(int size, roles, int depth, int threads=0):
     cdef mask_t[:, ::1] positions = np.array(frontier, dtype=np.uint32).reshape(-1, 4)
     cdef Py_ssize_t k, total_positions = positions.shape[0]
     cdef uint64_t total = 0
-    for k in prange(total_positions, nogil=True, schedule="dynamic", num_threads=threads):
-        total += _perft_row(g, &positions[k, 0], remaining)
-    return int(settled + total)
+    watch_interrupts()
+    try:
+        for k in prange(total_positions, nogil=True, schedule="dynamic", num_threads=threads):
+            total += _perft_row(g, &positions[k, 0], remaining)
+    finally:
+        stop_watching()
+    return int(total)
 
 
 cdef inline uint64_t _perft_row(const Geometry* g, const mask_t* row, int depth) noexcept nogil:

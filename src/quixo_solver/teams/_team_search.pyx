@@ -15,6 +15,7 @@ from libc.string cimport memset
 
 from .._engine cimport Geometry, geometry_of, mask_t, mix64
 from .._heuristic cimport evaluate
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from .._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
                       from_table, now, table_buckets, to_table)
 from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
@@ -90,8 +91,12 @@ cdef class TeamEngine:
         self.stopped = False
         self.root_code = NO_CODE
         self.generation += 1
-        with nogil:
-            score = self._search(&p, depth, 0, -INFINITE, INFINITE)
+        watch_interrupts()
+        try:
+            with nogil:
+                score = self._search(&p, depth, 0, -INFINITE, INFINITE)
+        finally:
+            stop_watching()
         return score
 
     def table_code(self, roles):
@@ -143,7 +148,7 @@ cdef class TeamEngine:
         self.nodes += 1
         if (self.nodes & CHECK_EVERY) == 0:
             if (self.node_limit and self.nodes >= self.node_limit) or (
-                    self.deadline > 0 and now() > self.deadline):
+                    self.deadline > 0 and now() > self.deadline) or interrupted():
                 self.stopped = True
         if self.stopped:
             return 0

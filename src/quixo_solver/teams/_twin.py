@@ -140,5 +140,8 @@ def _grid_perft(grid, depth):
     total = 0
     for move in _grid_moves(grid):
         child = _grid_play(grid, move)
-        total += 1 if _status(child) != 0 else _grid_perft(child, depth - 1)
+        if depth == 1:
+            total += 1
+        elif _status(child) == 0:  # a move that ends the game has no continuations
+            total += _grid_perft(child, depth - 1)
     return total

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .. import geometry, render
-from ..errors import GameOverError, IllegalMoveError, MoveError
+from ..errors import GameOverError, IllegalMoveError, MoveError, PositionError
+from ..limits import check_perft_depth, check_threads, shorten
 from ..notation import parse_square, square_name
 from . import notation
 from ._backend import engine
@@ -247,7 +248,11 @@ class TeamBoard:
 
 
 def perft(board: TeamBoard, depth: int, *, threads: int = 0) -> int:
-    """Move sequences (passes included) of length `depth` from `board`."""
+    """Move sequences (passes included) of exactly `depth` moves from `board`; a move that
+    ends the game has no continuations (SPEC perft)."""
+    if not isinstance(board, TeamBoard):
+        raise PositionError(f"perft needs a TeamBoard, not {shorten(board)}")
+    depth, threads = check_perft_depth(depth), check_threads(threads)
     if engine.__name__.endswith("_twin"):
         return engine.perft(board.size, board.roles, depth)
     return engine.perft(board.size, board.roles, depth, threads)

@@ -16,8 +16,9 @@ import numpy as np
 from .. import geometry
 from ..errors import QuixoError
 from ..notation import square_name
-from ..search import (SearchResult, _preference, analyze_moves, check_limits, deepen,
-                      seen_by_mover)
+from ..limits import check_table_mib
+from ..search import (SearchResult, _preference, analyze_moves, check_board, check_limits,
+                      deepen, seen_by_mover)
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
 
@@ -57,9 +58,7 @@ class TeamSolver:
     """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table)."""
 
     def __init__(self, tt_mib: float = 64) -> None:
-        if not tt_mib > 0:
-            raise QuixoError(f"tt_mib must be positive, not {tt_mib!r}")
-        self.tt_mib = tt_mib
+        self.tt_mib = check_table_mib(tt_mib)
         self._engines: dict[int, _team_search.TeamEngine] = {}
 
     def _engine(self, size: int) -> _team_search.TeamEngine:
@@ -80,6 +79,7 @@ class TeamSolver:
 
     def solve(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
               nodes: int | None = None) -> SearchResult:
+        check_board(board, TeamBoard)
         check_limits(depth, time, nodes)
         status = board.status()
         if status:
@@ -125,6 +125,7 @@ class TeamSolver:
     def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:
         """Every legal move with its result for the team to move, best first."""
+        check_board(board, TeamBoard)
         return analyze_moves(self.solve, board, depth, time, nodes)
 
 
