@@ -28,7 +28,7 @@ def forced_wins(directory, per_length):
     picked = {plies: [] for plies in (3, 5, 7, 9)}
     for unit in (u for u in built if u.cubes == fewest):
         for a, b in unit.classes:
-            _, values = files.open_table(directory / files.table_name(5, a, b))
+            values = files.load_values(directory / files.table_name(5, a, b), (5, a, b))
             for plies in picked:
                 if len(picked[plies]) >= per_length:
                     continue

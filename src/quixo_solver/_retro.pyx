@@ -3,9 +3,8 @@
 A pair is the class (a, b) with its mirror (b, a): a move that takes the mover's own cube
 leads from one to the other ("internal" moves), a move that takes a blank leads to the pair
 with one more cube ("external" moves), already solved. Values are uint16, seen from the
-player to move (tablebase/values.py):
-
-    0 = draw (or not yet known),  2k + 1 = win in k plies,  2k + 2 = loss in k plies.
+player to move (_value_code.pxd: 0 draw or not yet known, 2k + 1 win in k plies, 2k + 2
+loss in k plies).
 
 The build (tablebase/builder.py) runs, for a pair:
   1. ``initialise`` on each class: terminal positions get their 0-ply value and every other
@@ -33,6 +32,7 @@ import numpy as np
 
 from ._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 
@@ -68,18 +68,6 @@ DEF OVERFLOW = 0x7FFFFFFF
 DEF NO_OWN_MOVES = 0xFC00   # a count no position has: "no internal move, settle me"
 
 
-cdef inline uint16_t win_in(int plies) noexcept nogil:
-    return <uint16_t>(2 * plies + 1)
-
-
-cdef inline uint16_t loss_in(int plies) noexcept nogil:
-    return <uint16_t>(2 * plies + 2)
-
-
-cdef inline int plies_of(uint16_t code) noexcept nogil:
-    return (code - 1) >> 1
-
-
 cdef struct External:
     int shortest_loss     # fewest plies of a losing child, NO_PLIES if none
     int longest_win       # most plies of a winning child, -1 if none
@@ -105,9 +93,9 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
         for move in range(g.source_first_move[square], last):
             play(g, move, mover, opponent, &child_mover, &child_opponent)
             code = children[index_in_class(child_mover, child_opponent, children_block)]
-            if code == 0:
+            if code == DRAW_CODE:
                 found.draw = True
-            elif code & 1:
+            elif is_win(code):
                 if plies_of(code) > found.longest_win:
                     found.longest_win = plies_of(code)
             elif plies_of(code) < found.shortest_loss:
@@ -315,7 +303,7 @@ cdef void _pull_external_losses(ClassSide side, int threads,
         occupied = 0
         while index < stop:
             code = side.external_view[index]
-            if code != 0 and (code & 1) == 0:
+            if is_loss(code):
                 if index // block_size != block:
                     block = index // block_size
                     occupied = set_at_rank(block, occupied_count, g.cell_count)

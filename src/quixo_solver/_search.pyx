@@ -34,6 +34,7 @@ from ._engine cimport (
 )
 from ._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
 from ._heuristic cimport evaluate
+from ._value_code cimport DRAW_CODE, is_win, plies_of
 from ._index cimport class_index
 from ._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
@@ -206,11 +207,11 @@ cdef class Engine:
         else:
             code = (<const uint16_t*>data)[index]
         found[0] = True
-        if code == 0:
+        if code == DRAW_CODE:
             return 0
-        if code & 1:
-            return MATE - (ply + ((code - 1) >> 1))
-        return -(MATE - (ply + ((code - 1) >> 1)))
+        if is_win(code):
+            return MATE - (ply + plies_of(code))
+        return -(MATE - (ply + plies_of(code)))
 
     cdef int _evaluate(self, mask_t mover, mask_t opponent) noexcept nogil:
         return evaluate(self.g, mover, opponent)

@@ -18,6 +18,7 @@ from ._engine cimport (
     popcount, status,
 )
 from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
 from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
 
 DEF CHUNK = 16384
@@ -32,9 +33,9 @@ cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t oppo
     cdef mask_t child_mover, child_opponent
     cdef uint16_t child
     if position_status == STATUS_WIN:
-        return 1
+        return win_in(0)
     if position_status == STATUS_LOSS:
-        return 2
+        return loss_in(0)
     for move in range(g.move_count):
         if not is_legal(g, move, opponent):
             continue
@@ -43,18 +44,18 @@ cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t oppo
             child = same_pair[class_index(child_mover, child_opponent)]
         else:
             child = next_pair[class_index(child_mover, child_opponent)]
-        if child == 0:
+        if child == DRAW_CODE:
             draw = True
-        elif child & 1:
-            if (child - 1) >> 1 > most_win:
-                most_win = (child - 1) >> 1
-        elif fewest_loss < 0 or (child - 1) >> 1 < fewest_loss:
-            fewest_loss = (child - 1) >> 1
+        elif is_win(child):
+            if plies_of(child) > most_win:
+                most_win = plies_of(child)
+        elif fewest_loss < 0 or plies_of(child) < fewest_loss:
+            fewest_loss = plies_of(child)
     if fewest_loss >= 0:
-        return <uint16_t>(2 * (fewest_loss + 1) + 1)
+        return win_in(fewest_loss + 1)
     if draw:
-        return 0
-    return <uint16_t>(2 * (most_win + 1) + 2)
+        return DRAW_CODE
+    return loss_in(most_win + 1)
 
 
 def verify_class(int size, int mover_count, int opponent_count, values, same_pair, next_pair,
@@ -97,3 +98,9 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     bad = np.asarray(bad_in_chunk)
     firsts = np.asarray(first_bad)
     return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]
+
+
+def value_code_kernels(int plies, int code):
+    """(win_in(plies), loss_in(plies), is_win(code), is_loss(code), plies_of(code)) from
+    _value_code.pxd, for the test that compares them with their twin, tablebase/values.py."""
+    return win_in(plies), loss_in(plies), is_win(code), is_loss(code), plies_of(code)

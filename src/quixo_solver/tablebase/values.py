@@ -1,11 +1,6 @@
-"""How a table stores a value: one unsigned integer per position, seen from the player to
-move.
-
-    0 = draw,  2k + 1 = win in k plies,  2k + 2 = loss in k plies.
-
-Even and odd codes never meet, so a win and a loss can share the plies field; 0 is also "not
-known yet" while a pair is being solved.
-"""
+"""The Python twin of _value_code.pxd, the one definition of how a table stores a value
+(0 draw, 2k + 1 win in k plies, 2k + 2 loss in k plies, for the player to move);
+tests/test_value_code.py checks that the two agree."""
 from __future__ import annotations
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -26,3 +21,11 @@ def wdl_of(code: int) -> int:
 
 def plies_of(code: int) -> int | None:
     return None if code == 0 else (code - 1) >> 1
+
+
+def is_win(code: int) -> bool:
+    return code & 1 == 1
+
+
+def is_loss(code: int) -> bool:
+    return code != 0 and code & 1 == 0

@@ -2,8 +2,8 @@
 
 A position is indexed by its cells in base 5 (0 blank, 1 + the role of the player the dot
 points at; square sq is digit sq), seen from the player to move: 5^9 = 1,953,125 positions on
-3x3. Values are codes as in the two-player tablebases: 0 draw, 2k+1 a win in k plies, 2k+2 a
-loss in k plies, for the team to move.
+3x3. Values are the value codes of the two-player tablebases (_value_code.pxd), for the team
+to move.
 
 Solved by rounds (the positions have cycles, so there is no order to sweep in): terminal
 positions are decided first; round n decides a position as a win in n when a child is a loss
@@ -16,6 +16,7 @@ from libc.stdint cimport uint16_t, uint32_t
 
 import numpy as np
 
+from .._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
 from .._engine cimport Geometry, geometry_of, mask_t
 from ._rules cimport PASS_MOVE, ROLES, Roles, is_legal_code, must_pass, play_code, team_status
 
@@ -63,11 +64,11 @@ cdef inline uint16_t decide(const Geometry* g, const uint32_t* digit_values,
             continue
         play_code(g, k, &p, &child)
         child_code = codes[index_of(digit_values, g.cell_count, &child)]
-        if child_code == 0:
+        if child_code == DRAW_CODE:
             all_wins = False
-        elif (child_code & 1) == 0:              # a loss for the child's mover: we win
-            return 2 * round_ + 1
-    return 2 * round_ + 2 if all_wins else 0
+        elif is_loss(child_code):                # a loss for the child's mover: we win
+            return win_in(round_)
+    return loss_in(round_) if all_wins else DRAW_CODE
 
 
 def solve(int size, progress=None):

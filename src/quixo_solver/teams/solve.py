@@ -17,6 +17,7 @@ from .. import geometry
 from ..errors import QuixoError
 from ..notation import square_name
 from ..limits import check_table_mib
+from ..tablebase import values
 from ..search import (SearchResult, _preference, analyze_moves, check_board, check_limits,
                       deepen, seen_by_mover)
 from . import _solve, _team_search
@@ -27,17 +28,16 @@ SOLVED_SIZE = 3
 
 @lru_cache(maxsize=None)
 def small_board(size: int = SOLVED_SIZE) -> np.ndarray:
-    """Codes of every position of the board (0 draw, 2k+1 win in k, 2k+2 loss in k plies for
-    the team to move), indexed by `_solve.position_index`."""
+    """Value codes (_value_code.pxd) of every position of the board for the team to move,
+    indexed by `_solve.position_index`."""
     codes = _solve.solve(size)
     codes.setflags(write=False)
     return codes
 
 
 def decode(code: int) -> tuple[str, int | None]:
-    if code == 0:
-        return "draw", None
-    return ("win", (code - 1) // 2) if code & 1 else ("loss", (code - 2) // 2)
+    """(value, plies) of a value code (_value_code.pxd, twin: tablebase/values.py)."""
+    return values.WDL_NAMES[values.wdl_of(code)], values.plies_of(code)
 
 
 def table_value(board: TeamBoard) -> tuple[str, int | None]:

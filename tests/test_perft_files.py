@@ -1,0 +1,70 @@
+"""Runs the perft files of tests/data (python-chess keeps its perft files the same way): each
+count on the compiled kernels, and every count up to TWIN_LIMIT on the pure-Python twin too.
+A mismatch prints the count per first move, to find the move generator's fault."""
+from pathlib import Path
+
+import pytest
+
+from quixo_solver import Board, perft, perft_divide
+from quixo_solver import _twin
+from quixo_solver.teams import TeamBoard
+from quixo_solver.teams import _twin as team_twin
+
+DATA = Path(__file__).parent / "data"
+TWIN_LIMIT = 30_000
+
+
+def read_perft_file(path: Path) -> list[tuple[str, str, int, int]]:
+    """(id, position, depth, nodes) for every `perft` line of the file."""
+    cases, name, position = [], None, None
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, value = line.partition(" ")
+        if key == "id":
+            name, position = value, None
+        elif key == "position":
+            position = value
+        elif key == "perft":
+            depth, nodes = value.split()
+            cases.append((name, position, int(depth), int(nodes)))
+        else:
+            raise ValueError(f"{path.name}: unknown line {line!r}")
+    return cases
+
+
+def make_board(position: str):
+    return TeamBoard(position) if position.split()[1] in ("X1", "O1", "X2", "O2") else Board(position)
+
+
+def twin_perft(board, depth: int) -> int:
+    if isinstance(board, TeamBoard):
+        return team_twin.perft(board.size, board.roles, depth)
+    return _twin.perft(board.size, board.mover_cubes, board.opponent_cubes, depth)
+
+
+def divide_report(board, depth: int) -> str:
+    lines = [f"{move}: {nodes}" for move, nodes in perft_divide(board, depth).items()]
+    return "\n".join(["per first move:"] + lines)
+
+
+CASES = [(path.stem, *case) for path in sorted(DATA.glob("*.perft"))
+         for case in read_perft_file(path)]
+
+
+@pytest.mark.parametrize("file, name, position, depth, nodes", CASES,
+                         ids=[f"{c[0]}: {c[1]} d{c[3]}" for c in CASES])
+def test_perft_file(file, name, position, depth, nodes):
+    board = make_board(position)
+    found = perft(board, depth)
+    assert found == nodes, f"{position} depth {depth}: {found} != {nodes}\n" + divide_report(
+        board, depth)
+    if nodes <= TWIN_LIMIT:
+        assert twin_perft(board, depth) == nodes
+
+
+def test_the_files_cover_mid_game_near_terminal_and_four_player_positions():
+    positions = {case[2] for case in CASES}
+    assert any(len(p.split()[1]) == 2 for p in positions)            # four players
+    assert sum(1 for case in CASES if case[4] <= TWIN_LIMIT) >= 20    # checked on the twin
+    assert len(positions) >= 12
