@@ -3,23 +3,26 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from quixo_solver import _engine, _twin
+from quixo_solver.teams import _rules
+from quixo_solver.teams import _twin as _team_twin
 
 settings.register_profile("default", deadline=None, max_examples=150)
 settings.load_profile("default")
 
-ENGINES = {"cython": _engine, "twin": _twin}
+ENGINES = {"cython": (_engine, _rules), "twin": (_twin, _team_twin)}
 
 
 @pytest.fixture(params=sorted(ENGINES))
 def engine(request, monkeypatch):
-    """Each test that takes ``engine`` runs twice, with the Board API on the Cython kernels
-    and on the Python twin (as QUIXO_PURE_PYTHON=1 would select)."""
-    import importlib
+    """Each test that takes ``engine`` runs twice: the Board and TeamBoard APIs (and so perft)
+    on the compiled kernels, then on the pure-Python twins (as QUIXO_PURE_PYTHON=1 selects)."""
+    import quixo_solver.board
+    import quixo_solver.teams.board
 
-    chosen = ENGINES[request.param]
-    for module in ("quixo_solver.board", "quixo_solver._perft"):
-        monkeypatch.setattr(importlib.import_module(module), "engine", chosen)
-    return chosen
+    two_players, four_players = ENGINES[request.param]
+    monkeypatch.setattr(quixo_solver.board, "engine", two_players)
+    monkeypatch.setattr(quixo_solver.teams.board, "engine", four_players)
+    return two_players
 
 
 @st.composite

@@ -6,6 +6,7 @@
 32
 """
 from ._backend import PURE_PYTHON
+from .baseboard import BaseBoard, parse_board
 from .board import Board, LegalMoveGenerator, Move
 from .errors import (
     BoardSizeError,
@@ -23,6 +24,7 @@ from .tablebase import MissingTableError, Tablebase
 __version__ = "0.1.0"
 
 __all__ = [
+    "BaseBoard",
     "Board",
     "BoardSizeError",
     "DepthError",
@@ -37,6 +39,7 @@ __all__ = [
     "SearchResult",
     "Solver",
     "Tablebase",
+    "parse_board",
     "perft",
     "perft_divide",
 ]

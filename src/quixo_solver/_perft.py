@@ -2,30 +2,27 @@
 
 ``perft(board, d)`` counts the move sequences of exactly ``d`` moves, as chess perft does: a
 move that ends the game has no continuations, so a game that ends after fewer than ``d``
-moves adds nothing (it counts only at its own depth).
+moves adds nothing (it counts only at its own depth). Every board variant counts on its own
+engine (``BaseBoard._perft``).
 """
 from __future__ import annotations
 
-from ._backend import engine
-from .board import Board, Move
+from typing import Any
+
+from .baseboard import BaseBoard
 from .errors import PositionError
 from .limits import check_perft_depth, check_threads, shorten
 
 
-def perft(board: Board, depth: int, *, threads: int = 0) -> int:
+def perft(board: BaseBoard, depth: int, *, threads: int = 0) -> int:
     """Move sequences of exactly ``depth`` moves from ``board`` (a two-player Board or a
     four-player TeamBoard, passes included). Runs without the GIL on ``threads`` cores
     (0: all); Ctrl-C stops it with KeyboardInterrupt."""
-    depth = check_perft_depth(depth)
-    threads = check_threads(threads)
-    if getattr(board, "players", 2) == 4:
-        from .teams.board import perft as team_perft
-        return team_perft(board, depth, threads=threads)
     _check_board(board)
-    return engine.perft(board.size, board.mover_cubes, board.opponent_cubes, depth, threads)
+    return board._perft(check_perft_depth(depth), check_threads(threads))
 
 
-def perft_divide(board: Board, depth: int, *, threads: int = 0) -> dict[Move, int]:
+def perft_divide(board: BaseBoard, depth: int, *, threads: int = 0) -> dict[Any, int]:
     """perft split by first move: each legal move with the sequences of ``depth`` moves that
     start with it (a move that ends the game counts 1 at depth 1 and 0 deeper)."""
     _check_board(board)
@@ -41,5 +38,5 @@ def perft_divide(board: Board, depth: int, *, threads: int = 0) -> dict[Move, in
 
 
 def _check_board(board: object) -> None:
-    if not isinstance(board, Board) and getattr(board, "players", 2) != 4:
+    if not isinstance(board, BaseBoard):
         raise PositionError(f"perft needs a Board or a TeamBoard, not {shorten(board)}")

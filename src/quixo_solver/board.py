@@ -16,6 +16,7 @@ from typing import Iterator
 
 from . import geometry, notation, render
 from ._backend import engine
+from .baseboard import BaseBoard, LegalMoves
 from .errors import GameOverError, IllegalMoveError, MoveError, PositionError
 from .limits import shorten
 
@@ -56,61 +57,57 @@ class Move:
         return f"Move.from_text({str(self)!r})"
 
 
-class LegalMoveGenerator:
-    """The legal moves of a board, generated when asked for."""
-
-    def __init__(self, board: "Board") -> None:
-        self._board = board
-
-    def _pairs(self) -> list[tuple[int, int]]:
-        board = self._board
-        return engine.legal_moves(board.size, board.mover_cubes, board.opponent_cubes)
-
-    def __iter__(self) -> Iterator[Move]:
-        size = self._board.size
-        for source, target in self._pairs():
-            yield Move(notation.square_name(size, source), notation.square_name(size, target))
-
-    def count(self) -> int:
-        return len(self._pairs())
-
-    __len__ = count
-
-    def __bool__(self) -> bool:
-        return bool(self._pairs())
-
-    def __contains__(self, move: object) -> bool:
-        if isinstance(move, str):
-            try:
-                move = Move.from_text(move)
-            except MoveError:
-                return False
-        return isinstance(move, Move) and self._board.is_legal(move)
-
-    def __repr__(self) -> str:
-        return f"<LegalMoveGenerator ({', '.join(str(m) for m in self)})>"
+LegalMoveGenerator = LegalMoves   # the name python-chess users know
 
 
-class Board:
+class Board(BaseBoard):
     """A two-player Quixo position, with the moves that led to it.
 
     ``Board()`` is the empty 5x5 board with X to move; ``Board(size=4)`` an empty 4x4 one;
     ``Board("XX..O/...../...../...../..... X")`` any position in SPEC notation.
     """
 
-    def __init__(self, position: str | None = None, *, size: int = 5) -> None:
-        if position is None:
-            self._set(geometry.check_size(size), 0, 0, X)
-        else:
-            self._set(*notation.parse_position(position))
-        self.move_stack: list[Move] = []
-        self._undo: list[tuple[int, int, str]] = []
+    players = 2
+    move_type = Move
 
-    def _set(self, size: int, x_cubes: int, o_cubes: int, turn: str) -> None:
-        self.size = size
-        self.x_cubes = x_cubes
-        self.o_cubes = o_cubes
-        self.turn = turn
+    # -- the variant's primitives (baseboard.py) -----------------------------------------------
+    def _state(self) -> tuple:
+        return (self.size, self.x_cubes, self.o_cubes, self.turn)
+
+    def _restore(self, state: tuple) -> None:
+        self.size, self.x_cubes, self.o_cubes, self.turn = state
+
+    def _empty(self, size: int) -> tuple:
+        return (size, 0, 0, X)
+
+    def _parse(self, text: str) -> tuple:
+        return notation.parse_position(text)
+
+    def _legal_raw(self) -> list[tuple[int, int]]:
+        return engine.legal_moves(self.size, self.mover_cubes, self.opponent_cubes)
+
+    def _move_of(self, raw: tuple[int, int]) -> Move:
+        return Move(notation.square_name(self.size, raw[0]),
+                    notation.square_name(self.size, raw[1]))
+
+    def _checked(self, move: Move) -> tuple[int, int]:
+        source, target = move.squares(self.size)
+        if self.is_game_over():
+            raise GameOverError(f"the game is over in {self}; no move {move} can be played")
+        if self.opponent_cubes >> source & 1:
+            raise IllegalMoveError(f"{move} takes a cube of the opponent ({OTHER[self.turn]}) "
+                                   f"at {move.source}")
+        return source, target
+
+    def _play(self, raw: tuple[int, int]) -> None:
+        next_mover, next_opponent = engine.play_move(
+            self.size, self.mover_cubes, self.opponent_cubes, *raw)
+        turn = OTHER[self.turn]
+        x_cubes, o_cubes = (next_mover, next_opponent) if turn == X else (next_opponent, next_mover)
+        self._restore((self.size, x_cubes, o_cubes, turn))
+
+    def _perft(self, depth: int, threads: int) -> int:
+        return engine.perft(self.size, self.mover_cubes, self.opponent_cubes, depth, threads)
 
     @classmethod
     def from_masks(cls, size: int, mover: int, opponent: int, turn: str = X) -> "Board":
@@ -121,7 +118,7 @@ class Board:
             raise PositionError(f"turn must be 'X' or 'O', not {shorten(turn)}")
         board = cls(size=size)
         x_cubes, o_cubes = (mover, opponent) if turn == X else (opponent, mover)
-        board._set(size, x_cubes, o_cubes, turn)
+        board._restore((size, x_cubes, o_cubes, turn))
         return board
 
     # -- the position as the engine sees it --------------------------------------------------
@@ -148,79 +145,10 @@ class Board:
         return engine.position_key(self.size, self.mover_cubes, self.opponent_cubes) ^ (
             0 if self.turn == X else 1)
 
-    # -- moves -------------------------------------------------------------------------------
-    @property
-    def legal_moves(self) -> LegalMoveGenerator:
-        return LegalMoveGenerator(self)
-
-    def _squares_of_legal(self, move: Move | str) -> tuple[int, int]:
-        if isinstance(move, str):
-            move = Move.from_text(move)
-        if not isinstance(move, Move):
-            raise MoveError(f"expected a Move or a move string, not {type(move).__name__}")
-        source, target = move.squares(self.size)
-        if self.is_game_over():
-            raise GameOverError(f"the game is over in {self}; no move {move} can be played")
-        if self.opponent_cubes >> source & 1:
-            raise IllegalMoveError(f"{move} takes a cube of the opponent ({OTHER[self.turn]}) "
-                                   f"at {move.source}")
-        return source, target
-
-    def is_legal(self, move: Move | str) -> bool:
-        try:
-            self._squares_of_legal(move)
-        except MoveError:
-            return False
-        return True
-
-    def push(self, move: Move | str) -> None:
-        """Play a move (a Move or SPEC notation); IllegalMoveError if the rules forbid it."""
-        source, target = self._squares_of_legal(move)
-        if isinstance(move, str):
-            move = Move.from_text(move)
-        self._undo.append((self.x_cubes, self.o_cubes, self.turn))
-        self.move_stack.append(move)
-        next_mover, next_opponent = engine.play_move(
-            self.size, self.mover_cubes, self.opponent_cubes, source, target)
-        turn = OTHER[self.turn]
-        x_cubes, o_cubes = (next_mover, next_opponent) if turn == X else (next_opponent, next_mover)
-        self._set(self.size, x_cubes, o_cubes, turn)
-
-    def pop(self) -> Move:
-        """Take back the last move and return it."""
-        if not self.move_stack:
-            raise IndexError("pop from a board with no moves played")
-        self._set(self.size, *self._undo.pop())
-        return self.move_stack.pop()
-
-    def peek(self) -> Move:
-        return self.move_stack[-1]
-
-    def copy(self, *, stack: bool = True) -> "Board":
-        board = Board.from_masks(self.size, self.mover_cubes, self.opponent_cubes, self.turn)
-        if stack:
-            board.move_stack = list(self.move_stack)
-            board._undo = list(self._undo)
-        return board
-
-    # -- the end of the game -----------------------------------------------------------------
     def status(self) -> int:
         """+1 if the player to move shows a line (the last mover completed it for them and
         lost), -1 if only the opponent does, 0 while the game goes on."""
         return engine.position_status(self.size, self.mover_cubes, self.opponent_cubes)
-
-    def is_game_over(self) -> bool:
-        return self.status() != 0
-
-    def winner(self) -> str | None:
-        status = self.status()
-        if status == 0:
-            return None
-        return self.turn if status > 0 else OTHER[self.turn]
-
-    def result(self) -> str:
-        """'1-0' when X has won, '0-1' when O has, '*' while the game goes on."""
-        return {X: "1-0", O: "0-1", None: "*"}[self.winner()]
 
     # -- symmetries --------------------------------------------------------------------------
     def transform(self, symmetry: int) -> "Board":
@@ -228,12 +156,7 @@ class Board:
         mirror of the files for k >= 4). The move stack is not carried over."""
         x_cubes = engine.transform_mask(self.size, symmetry, self.x_cubes)
         o_cubes = engine.transform_mask(self.size, symmetry, self.o_cubes)
-        board = Board(size=self.size)
-        board._set(self.size, x_cubes, o_cubes, self.turn)
-        return board
-
-    def symmetries(self) -> list["Board"]:
-        return [self.transform(k) for k in range(geometry.SYMMETRY_COUNT)]
+        return self._with_state((self.size, x_cubes, o_cubes, self.turn))
 
     def canonical(self) -> "Board":
         """The representative of the position's symmetry class that every symmetric board
@@ -246,21 +169,5 @@ class Board:
     def __str__(self) -> str:
         return notation.format_position(self.size, self.x_cubes, self.o_cubes, self.turn)
 
-    def __repr__(self) -> str:
-        return f"Board({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Board) and str(self) == str(other)
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
-    def render(self) -> str:
-        """A multi-line drawing with file letters and rank numbers."""
-        return render.text(self)
-
     def _repr_svg_(self) -> str:
         return render.svg(self)
-
-    def _repr_pretty_(self, printer, cycle) -> None:  # IPython
-        printer.text(self.render())

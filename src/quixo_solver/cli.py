@@ -13,11 +13,11 @@ from typing import NoReturn
 from . import limits, play
 from . import tablebase as tb
 from ._perft import perft, perft_divide
+from .baseboard import parse_board
 from .board import Board
 from .errors import QuixoError
 from .search import Solver
 from .teams.board import TeamBoard
-from .teams.notation import PLAYERS
 from .teams.solve import TeamSolver
 
 EXIT_FAILED = 1
@@ -34,20 +34,12 @@ def _emit(args, payload: dict, lines: list[str]) -> None:
         print("\n".join(lines))
 
 
-def _board(position: str):
-    """A Board, or a TeamBoard when the position names a four-player mover (X1 .. O2)."""
-    parts = position.split() if isinstance(position, str) else []
-    if len(parts) == 2 and parts[1] in PLAYERS:
-        return TeamBoard(position)
-    return Board(position)
-
-
 def _is_team(board) -> bool:
-    return isinstance(board, TeamBoard)
+    return board.players == 4
 
 
 def command_perft(args) -> None:
-    board = _board(args.position)
+    board = parse_board(args.position)
     started = time.perf_counter()
     payload = {"position": str(board), "depth": args.depth}
     if args.divide:
@@ -72,7 +64,7 @@ def _directory(args) -> Path:
 
 def _board_or_start(args):
     if args.position:
-        return _board(args.position)
+        return parse_board(args.position)
     return TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
 
 
@@ -123,7 +115,7 @@ def command_solve(args) -> None:
 
 
 def command_analyze(args) -> None:
-    board = _board(args.position)
+    board = parse_board(args.position)
     solver = _solver(board, args)
     count = max(1, board.legal_moves.count())
     limits = _limits(args, DEFAULT_SOLVE_SECONDS)
@@ -189,7 +181,7 @@ class VerificationFailed(Exception):
 
 
 def command_tablebase_probe(args) -> None:
-    board = _board(args.position)
+    board = parse_board(args.position)
     if _is_team(board):
         raise QuixoError("the tablebases hold two-player positions; four-player positions "
                          "are answered by 'quixo solve' (3x3 exactly, larger boards by search)")

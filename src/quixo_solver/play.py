@@ -20,7 +20,7 @@ def run(board: Board, solver: Solver, *, human: str = "X", seconds: float = 2.0,
         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
     """Play until the game ends or the player quits; returns the result ('1-0', '0-1' or
     '*'). `board` is a Board, or a TeamBoard with a TeamSolver (the human plays a team)."""
-    help_text = TEAM_HELP if getattr(board, "players", 2) == 4 else HELP
+    help_text = TEAM_HELP if board.players == 4 else HELP
     write(help_text)
     while not board.is_game_over():
         write("")

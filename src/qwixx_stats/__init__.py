@@ -6,8 +6,8 @@ simulator for the dice game Qwixx.
     values.value(Sheet())                     # 115.4831...: optimal single-player expectation
     values.active_options(Sheet.parse("red:2,3 penalties:1"), Dice.parse("3,4,6,1,2,5"))
 """
-from .errors import (DiceError, GameOverError, IllegalMarkError, QwixxError, SheetError,
-                     TableError)
+from .errors import (DiceError, GameError, GameOverError, IllegalMarkError, QwixxError,
+                     SheetError, SimulationError, StrategyError, TableError)
 from .game import Game, active_options
 from .sheet import COLOURS, Dice, Sheet
 from .solitaire import ExpectedValues, OptimalPlayer
@@ -15,7 +15,8 @@ from .simulate import Strategy, parse_strategies, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameOverError",
-    "IllegalMarkError", "OptimalPlayer", "QwixxError", "Sheet", "SheetError", "Strategy",
-    "TableError", "active_options", "parse_strategies", "simulate",
+    "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameError", "GameOverError",
+    "IllegalMarkError", "OptimalPlayer", "QwixxError", "Sheet", "SheetError",
+    "SimulationError", "Strategy", "StrategyError", "TableError", "active_options",
+    "parse_strategies", "simulate",
 ]

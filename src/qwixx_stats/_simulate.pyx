@@ -7,12 +7,14 @@ games in both (tested). A sheet is kept as, per row, the last marked box (-1 whe
 number of marked numbers and whether this player locked it; `closed` is a 4-bit mask shared by
 the table.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
-from ._rows cimport CLOSED, LOCK_POSITION, MARKS_TO_LOCK, state_index
+from ._rows cimport CLOSED, LOCK_POSITION, MARKS_TO_LOCK, SHEET_STATES, state_index
 
 cdef enum:
+    CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
     ROWS = 4
     MAX_PLAYERS = 8
     MAX_OPTIONS = 5 * (1 + ROWS * 2)
@@ -364,16 +366,31 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
              double[:, ::1] future, int[:, ::1] scores, int[::1] turns):
     """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, i] and
     turns[g] receive the results of the g-th. `future` is the single-player table (used by
-    optimal players only; pass a (1, 4) dummy otherwise)."""
+    optimal players only; pass a (1, 4) dummy otherwise). Runs CHUNK games at a time and
+    checks for signals in between, so Ctrl-C raises KeyboardInterrupt promptly."""
     cdef int players = strategies.shape[0]
-    cdef long game
+    cdef long game, start, stop
     cdef const double* values = &future[0, 0]
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"1..{MAX_PLAYERS} players")
     if scores.shape[0] < games or scores.shape[1] != players or turns.shape[0] < games:
         raise ValueError("result arrays too small")
-    with nogil:
-        for game in prange(games, schedule="dynamic", chunksize=64):
-            turns[game] = play_game(players, &strategies[0], &limits[0], values,
-                                    game_stream(seed, first_game + game),
-                                    &scores[game, 0])
+    if games < 0 or first_game < 0:
+        raise ValueError("games and first_game must not be negative")
+    if limits.shape[0] != players:
+        raise ValueError("one limit per strategy")
+    if future.shape[1] != MAX_PENALTIES:
+        raise ValueError("future must have 4 columns")
+    for game in range(players):
+        if not 0 <= strategies[game] <= RANDOM:
+            raise ValueError("unknown strategy code")
+        if strategies[game] == OPTIMAL and future.shape[0] != SHEET_STATES:
+            raise ValueError("optimal players need the whole single-player table")
+    for start in range(0, games, CHUNK):
+        stop = min(start + CHUNK, games)
+        with nogil:
+            for game in prange(start, stop, schedule="dynamic", chunksize=64):
+                turns[game] = play_game(players, &strategies[0], &limits[0], values,
+                                        game_stream(seed, first_game + game),
+                                        &scores[game, 0])
+        PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C

@@ -17,6 +17,7 @@ x 24 (row, die) cases per state instead of 46,656 rolls.
 States are solved from the most advanced down (a mark raises the sum of the row states), one
 level of that sum at a time, the states of a level in parallel.
 """
+from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 
@@ -191,6 +192,8 @@ def solve(double[:, ::1] future, int[::1] packed_rows, long[::1] level_starts, p
 
     packed_rows[i] holds a state's four row states, 6 bits each (red in the high bits);
     level_starts[l] .. level_starts[l+1] is one level (states solvable in any order).
+    Signals are checked after each level (at most about a third of a second of work), so
+    Ctrl-C stops the solve promptly with KeyboardInterrupt even without a progress callback.
     """
     cdef Py_ssize_t level, start, stop, i
     cdef double* values = &future[0, 0]
@@ -202,6 +205,7 @@ def solve(double[:, ::1] future, int[::1] packed_rows, long[::1] level_starts, p
         with nogil:
             for i in prange(start, stop, schedule="dynamic", chunksize=8):
                 _solve_packed(values, packed_rows[i])
+        PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
         if progress is not None:
             progress(stop - start)
 

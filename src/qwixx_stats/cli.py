@@ -1,35 +1,86 @@
 """The `qwixx` command line: probabilities, value, advise, simulate.
 
 Every command takes --json and then prints exactly one JSON object on stdout; errors go to
-stderr with exit status 2 and a message that names the problem.
+stderr as exactly one line `qwixx: error: ...` with exit status 2 and nothing on stdout.
+Exit status: 0 success (also when the reader of stdout went away: `qwixx ... | head -1`),
+1 an internal error (a bug: one line naming it, no traceback), 2 bad input or a file problem,
+130 interrupted (Ctrl-C).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
-from pathlib import Path
 
 from quixo_solver.progress import Progress
 
 from . import probabilities
-from .errors import QwixxError
+from .errors import CLIP, QwixxError, cut, cut_path
+from .game import MAX_PLAYERS
 from .sheet import Dice, Sheet
-from .simulate import StrategyError, parse_strategies, simulate
-from .solitaire import TABLE_NAME, ExpectedValues, default_directory, states_to_solve
+from .simulate import MAX_GAMES, parse_strategies, simulate
+from .solitaire import (TABLE_NAME, ExpectedValues, check_writable_directory,
+                        states_to_solve, table_directory)
 
+EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+MESSAGE_LIMIT = 300      # characters of an error line (user text in it is cut to ~60)
+
+
+class UsageError(QwixxError):
+    """Bad command-line arguments (reported by argparse)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one `qwixx: error:` line (no usage text)."""
+
+    def error(self, message: str):
+        # argparse quotes the user's text ('...'): cut long quotes, and the list of
+        # unrecognized arguments, to about CLIP characters
+        message = re.sub(r"'([^']{%d})[^']+'" % CLIP, r"'\1...'", message)
+        lead = "unrecognized arguments: "
+        if message.startswith(lead):
+            message = cut(message, len(lead) + CLIP)
+        raise UsageError(message)
+
+
+def whole_number(name: str, low: int, high: int):
+    """An argparse type: a whole number low..high, refused with a message giving the bounds."""
+    def convert(text: str) -> int:
+        stripped = text.strip().replace("_", "")
+        digits = stripped[1:] if stripped[:1] in "+-" else stripped
+        if not (digits.isascii() and digits.isdigit()):
+            raise argparse.ArgumentTypeError(f"must be a whole number {low:,}..{high:,}, "
+                                             f"not {cut(repr(text))}")
+        value = int(stripped) if len(digits) <= 30 else (high + 1 if stripped[0] != "-"
+                                                            else low - 1)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low:,}..{high:,}, not "
+                                             f"{cut(text.strip())}")
+        return value
+    convert.__name__ = name
+    return convert
 
 
 def emit(args, payload: dict, text: str) -> None:
     print(json.dumps(payload) if args.json else text)
 
 
+def table_folder(args):
+    """--dir (~ expanded), else $QWIXX_TABLE_DIR or the cache folder."""
+    if args.dir is not None and not args.dir.strip():
+        raise QwixxError("--dir must name a folder, not an empty string")
+    return table_directory(args.dir)
+
+
 def load_values(args) -> ExpectedValues:
-    directory = Path(args.dir) if args.dir else default_directory()
+    directory = table_folder(args)
     bar = None
     if not (directory / TABLE_NAME).exists():
+        check_writable_directory(directory)        # fail now, not after a minute of solving
         print(f"qwixx: solving the single-player table into {directory} (once)", file=sys.stderr)
         bar = Progress(states_to_solve(), "single-player table")
     try:
@@ -96,15 +147,11 @@ def command_advise(args) -> None:
 
 def command_simulate(args) -> None:
     strategies = parse_strategies(args.strategy, args.players)
-    if args.games < 1:
-        raise QwixxError(f"--games must be at least 1, not {args.games}")
-    if not 0 <= args.seed < 2 ** 64:
-        raise QwixxError(f"--seed must be 0 .. 2**64-1, not {args.seed}")
     values = load_values(args) if any(s.name == "optimal" for s in strategies) else None
     bar = Progress(args.games, "games")
     try:
         result = simulate(strategies, args.games, args.seed, values=values,
-                          progress=bar.advance)
+                          progress=bar.advance, keep_games=False)
     finally:
         bar.close()
     summary = result.summary()
@@ -122,7 +169,7 @@ def command_simulate(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qwixx", description="Exact Qwixx statistics.")
+    parser = Parser(prog="qwixx", description="Exact Qwixx statistics.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, handler, help_text: str, table: bool = False):
@@ -130,7 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         if table:
             sub.add_argument("--dir", help="folder of the single-player table "
-                             "(default: $QWIXX_TABLE_DIR, else the cache folder)")
+                             "(default: $QWIXX_TABLE_DIR, else the cache folder; ~ is "
+                             "expanded)")
         sub.set_defaults(handler=handler)
         return sub
 
@@ -144,28 +192,59 @@ def build_parser() -> argparse.ArgumentParser:
     advise.add_argument("--passive", action="store_true",
                         help="advise a non-active player (white sum only, no penalty)")
     sim = add("simulate", command_simulate, "games between strategies", table=True)
-    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--players", type=whole_number("--players", 1, MAX_PLAYERS), default=2,
+                     help=f"1..{MAX_PLAYERS} (default 2)")
     sim.add_argument("--strategy", default="optimal",
                      help="one for all or one per player: optimal, greedy, cautious:K, random")
-    sim.add_argument("--games", type=int, default=10_000)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=whole_number("--games", 1, MAX_GAMES), default=10_000,
+                     help=f"1..{MAX_GAMES:,} (default 10,000; memory does not grow with it)")
+    sim.add_argument("--seed", type=whole_number("--seed", 0, 2 ** 64 - 1), default=0,
+                     help="0..2**64-1 (default 0)")
     return parser
 
 
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
+    """Report one line on stderr (newlines folded, length bounded) and return `status`."""
+    line = " ".join(str(message).split())
+    print(f"qwixx: error: {cut(line, MESSAGE_LIMIT)}", file=sys.stderr)
+    return status
+
+
+def os_error_text(error: OSError) -> str:
+    where = f" ({cut_path(os.fsdecode(error.filename))})" if error.filename else ""
+    return f"{error.strerror or error}{where}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exit_:              # --help or --version: already printed
+            return exit_.code if isinstance(exit_.code, int) else 0
         args.handler(args)
-    except (QwixxError, StrategyError) as error:
-        print(f"qwixx: error: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        sys.stdout.flush()                       # a closed pipe shows up here, not at exit
+    except BrokenPipeError:
+        # The reader of stdout went away (`qwixx probabilities | head -1`): like the standard
+        # tools, stop quietly. Point stdout at /dev/null so that Python's own flush at exit
+        # does not fail again, and exit 0 (what `head` and shells expect; no message).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):  # stdout is not a real file (tests)
+            pass
+        return 0
+    except QwixxError as error:
+        return fail(str(error))
     except OSError as error:
-        where = f" ({error.filename})" if error.filename else ""
-        print(f"qwixx: error: {error.strerror or error}{where}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return fail(os_error_text(error))
     except KeyboardInterrupt:
         print("qwixx: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        return fail("not enough memory for this request")
+    except Exception as error:                   # a bug: one line, no traceback
+        return fail(f"internal error: {type(error).__name__}: {error}", EXIT_INTERNAL)
     return 0
 
 

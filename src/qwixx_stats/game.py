@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Protocol
 
-from .errors import GameOverError, IllegalMarkError
-from .sheet import COLOURS, Dice, Sheet, position
+from .errors import GameError, GameOverError, IllegalMarkError, clip
+from .sheet import COLOURS, Dice, Sheet, check_colour, check_sheet, is_whole, position
 
 SecondMark = Optional[tuple[str, int]]
+MAX_PLAYERS = 8          # the most the Cython simulator handles (_simulate.pyx MAX_PLAYERS)
 
 
 class Player(Protocol):
@@ -44,12 +45,20 @@ class Game:
     history: list[TurnRecord] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or self.players < 1:
-            raise ValueError(f"a game needs at least one player, not {self.players!r}")
+        if not is_whole(self.players) or not 1 <= self.players <= MAX_PLAYERS:
+            raise GameError(f"a game has 1..{MAX_PLAYERS} players, not {clip(self.players)}")
+        if not isinstance(self.sheets, (list, tuple)):
+            raise GameError(f"sheets must be a list of Sheet, not {clip(self.sheets)}")
         if not self.sheets:
             self.sheets = [Sheet() for _ in range(self.players)]
         if len(self.sheets) != self.players:
-            raise ValueError("one sheet per player")
+            raise GameError(f"one sheet per player: {len(self.sheets)} sheets for "
+                            f"{self.players} players")
+        self.sheets = [check_sheet(sheet) for sheet in self.sheets]
+        if not is_whole(self.active) or not 0 <= self.active < self.players:
+            raise GameError(f"active must be a seat 0..{self.players - 1}, not {clip(self.active)}")
+        if not isinstance(self.history, list):
+            raise GameError(f"history must be a list, not {clip(self.history)}")
 
     @property
     def closed(self) -> frozenset[str]:
@@ -66,27 +75,31 @@ class Game:
         """Apply one turn's decisions: first[i] is player i's action 1, second the active one's
         action 2 (ignored when action 1 ended the game). An illegal decision raises and leaves
         the game as it was."""
-        self._play(dice, lambda: list(first), lambda marked: second)
+        self._play(dice, lambda: first, lambda marked: second)
 
     def play_turn_with(self, dice: Dice | str, players: list[Player]) -> None:
         """One turn with each player's decisions asked at the moment the rules ask them."""
+        if not isinstance(players, (list, tuple)) or len(players) != self.players:
+            raise GameError(f"one Player per seat ({self.players}), not {clip(players)}")
+
         def first():
             return [players[i].first_action(self.sheets[i], dice, i == self.active)
                     for i in range(self.players)]
 
         def second(marked: bool) -> SecondMark:
             return players[self.active].second_action(self.sheets[self.active], dice, marked)
-        dice = dice if isinstance(dice, Dice) else Dice.parse(dice)
+        dice = Dice.parse(dice)
         self._play(dice, first, second)
 
     def _play(self, dice, decide_first, decide_second) -> None:
         if self.is_over():
             raise GameOverError("the game is over")
-        dice = dice if isinstance(dice, Dice) else Dice.parse(dice)
+        dice = Dice.parse(dice)
         saved = list(self.sheets)
         try:
             first = decide_first()
             self._apply_first(dice, first)
+            first = list(first)
             second, penalty = None, False
             if not self.is_over():
                 marked = first[self.active] is not None
@@ -99,8 +112,12 @@ class Game:
         self.active = (self.active + 1) % self.players
 
     def _apply_first(self, dice: Dice, first: list[Optional[str]]) -> None:
-        if len(first) != self.players:
-            raise ValueError("one action-1 decision per player")
+        if not isinstance(first, (list, tuple)) or len(first) != self.players:
+            raise GameError(f"one action-1 decision (a row or None) per player "
+                            f"({self.players}), not {clip(first)}")
+        for colour in first:
+            if colour is not None:
+                check_colour(colour)
         total = dice.white_sum
         closed = self.closed
         sheets = [s.close(closed) for s in self.sheets]
@@ -117,7 +134,10 @@ class Game:
         sheet = self.sheets[self.active]
         penalty = False
         if second is not None:
+            if not isinstance(second, (tuple, list)) or len(second) != 2:
+                raise GameError(f"action 2 is None or (row, number), not {clip(second)}")
             colour, number = second
+            position(colour, number)
             if number not in dice.colour_sums(colour):
                 raise IllegalMarkError(f"{number} is not a white die plus the {colour} die")
             sheet = sheet.mark(colour, number)
@@ -141,6 +161,7 @@ def active_options(sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], Second
     """Every legal (action 1, action 2) pair for the active player, in a fixed order:
     action 1 None, red, yellow, green, blue; action 2 None, then per row the first white die's
     sum before the second's (a repeated sum is listed once)."""
+    sheet, dice = check_sheet(sheet), Dice.parse(dice)
     options = []
     for first in (None,) + COLOURS:
         if first is not None and not sheet.can_mark(first, dice.white_sum):
@@ -158,7 +179,12 @@ def active_options(sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], Second
 
 def apply_option(sheet: Sheet, dice: Dice, option: tuple[Optional[str], SecondMark]) -> Sheet:
     """The sheet after one player's own turn (single-player view: a penalty if nothing)."""
+    sheet, dice = check_sheet(sheet), Dice.parse(dice)
+    if not isinstance(option, (tuple, list)) or len(option) != 2:
+        raise GameError(f"an option is (row or None, (row, number) or None), not {clip(option)}")
     first, second = option
+    if second is not None and (not isinstance(second, (tuple, list)) or len(second) != 2):
+        raise GameError(f"action 2 is None or (row, number), not {clip(second)}")
     if first is not None:
         sheet = sheet.mark(first, dice.white_sum)
     if second is not None:

@@ -7,10 +7,12 @@ more mark and closes the row. Sheets are immutable; `mark` returns a new sheet.
 """
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
-from .errors import DiceError, IllegalMarkError, SheetError
+from .errors import DiceError, IllegalMarkError, SheetError, clip
 
 COLOURS = ("red", "yellow", "green", "blue")
 ROW_NUMBERS = {
@@ -29,17 +31,29 @@ def row_points(marks: int) -> int:
 
 
 def check_colour(colour: str) -> str:
-    if colour not in ROW_NUMBERS:
-        raise SheetError(f"unknown row {colour!r}: expected one of {', '.join(COLOURS)}")
+    if not isinstance(colour, str) or colour not in ROW_NUMBERS:
+        raise SheetError(f"unknown row {clip(colour)}: expected one of {', '.join(COLOURS)}")
     return colour
+
+
+def is_whole(value) -> bool:
+    """An int that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def position(colour: str, number: int) -> int:
     """The box (0..10, left to right) of `number` in the row of `colour`."""
     check_colour(colour)
-    if not isinstance(number, int) or not 2 <= number <= 12:
-        raise SheetError(f"{number!r} is not a number of a Qwixx row (2..12)")
+    if not is_whole(number) or not 2 <= number <= 12:
+        raise SheetError(f"{clip(number)} is not a number of a Qwixx row (2..12)")
     return number - 2 if colour in ("red", "yellow") else 12 - number
+
+
+def check_sheet(sheet) -> "Sheet":
+    if not isinstance(sheet, Sheet):
+        raise SheetError(f"expected a Sheet (e.g. Sheet.parse('red:2,3')), not "
+                         f"{type(sheet).__name__}")
+    return sheet
 
 
 @dataclass(frozen=True)
@@ -49,12 +63,22 @@ class Sheet:
     closed: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
-        if len(self.rows) != 4:
-            raise SheetError("a sheet has exactly 4 rows")
-        if not isinstance(self.penalties, int) or not 0 <= self.penalties <= MAX_PENALTIES:
-            raise SheetError(f"penalties must be 0..{MAX_PENALTIES}, not {self.penalties!r}")
+        if not isinstance(self.rows, (tuple, list)) or len(self.rows) != 4:
+            raise SheetError("a sheet has exactly 4 rows (a tuple of 4 tuples of numbers)")
+        for colour, marks in zip(COLOURS, self.rows):
+            if not isinstance(marks, (tuple, list)) or len(marks) > len(ROW_NUMBERS[colour]):
+                raise SheetError(f"the {colour} row must be a tuple of at most "
+                                 f"{len(ROW_NUMBERS[colour])} numbers, not {clip(marks)}")
+        if type(self.rows) is not tuple or any(type(marks) is not tuple for marks in self.rows):
+            object.__setattr__(self, "rows", tuple(tuple(marks) for marks in self.rows))
+        if not is_whole(self.penalties) or not 0 <= self.penalties <= MAX_PENALTIES:
+            raise SheetError(f"penalties must be 0..{MAX_PENALTIES}, not {clip(self.penalties)}")
+        if not isinstance(self.closed, (frozenset, set, tuple, list)):
+            raise SheetError(f"closed must be a set of rows, not {clip(self.closed)}")
         for colour in self.closed:
             check_colour(colour)
+        if type(self.closed) is not frozenset:
+            object.__setattr__(self, "closed", frozenset(self.closed))
         for colour, marks in zip(COLOURS, self.rows):
             boxes = [position(colour, number) for number in marks]
             if any(b <= a for a, b in zip(boxes, boxes[1:])):
@@ -80,21 +104,21 @@ class Sheet:
         for token in text.split():
             key, colon, value = token.partition(":")
             if not colon:
-                raise SheetError(f"sheet token {token!r} has no ':' (expected e.g. red:2,3)")
+                raise SheetError(f"sheet token {clip(token)} has no ':' (expected e.g. red:2,3)")
             if key in seen:
-                raise SheetError(f"{key!r} appears twice in the sheet")
+                raise SheetError(f"{clip(key)} appears twice in the sheet")
             seen.add(key)
             items = [item for item in value.split(",") if item] if value else []
             if key in ROW_NUMBERS:
                 rows[key] = tuple(_number(item, key) for item in items)
             elif key == "penalties":
                 if len(items) != 1:
-                    raise SheetError(f"penalties takes one number, not {value!r}")
+                    raise SheetError(f"penalties takes one number, not {clip(value)}")
                 penalties = _number(items[0], key)
             elif key == "closed":
                 closed = {check_colour(item) for item in items}
             else:
-                raise SheetError(f"unknown sheet token {key!r}: expected red, yellow, green, "
+                raise SheetError(f"unknown sheet token {clip(key)}: expected red, yellow, green, "
                                  "blue, penalties or closed")
         return cls(tuple(rows.get(colour, ()) for colour in COLOURS), penalties,
                    frozenset(closed))
@@ -156,6 +180,8 @@ class Sheet:
 
     def close(self, colours: Iterable[str]) -> "Sheet":
         """The same sheet with more rows closed (by other players' locks)."""
+        if not isinstance(colours, (frozenset, set, tuple, list)):
+            raise SheetError(f"close takes a set or list of rows, not {clip(colours)}")
         colours = {check_colour(c) for c in colours}
         return Sheet(self.rows, self.penalties, self.closed | colours)
 
@@ -165,10 +191,12 @@ class Sheet:
 
 
 def _number(text: str, key: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise SheetError(f"{text!r} in {key!r} is not a whole number") from None
+    """A number of the notation: ASCII digits only (no sign, no '_', no other scripts)."""
+    if not (text.isascii() and text.isdigit()):
+        raise SheetError(f"{clip(text)} in {key!r} is not a whole number")
+    if len(text) > 20:
+        raise SheetError(f"{clip(text)} in {key!r} is far too large")
+    return int(text)
 
 
 class Dice(NamedTuple):
@@ -182,20 +210,31 @@ class Dice(NamedTuple):
 
     @classmethod
     def parse(cls, text: str | Iterable[int]) -> "Dice":
+        """Dice from `3,4,6,1,2,5`, or from six ints (a Dice, a tuple or a list)."""
         if isinstance(text, str):
-            parts = [p.strip() for p in text.split(",")]
-            try:
-                values = [int(p) for p in parts]
-            except ValueError:
-                raise DiceError(f"dice {text!r}: expected six numbers like 3,4,6,1,2,5") from None
+            parts = [p.strip() for p in text.split(",", 6)]
+            if len(parts) != 6:
+                raise DiceError(f"dice {clip(text)}: expected six numbers (white, white, red, "
+                                f"yellow, green, blue) like 3,4,6,1,2,5, got "
+                                f"{'more' if len(parts) > 6 else len(parts)}")
+            if not all(p.isascii() and p.isdigit() for p in parts):
+                raise DiceError(f"dice {clip(text)}: expected six numbers like 3,4,6,1,2,5")
+            values = [int(p) if len(p) <= 20 else 0 for p in parts]   # 0: out of range
+        elif isinstance(text, (tuple, list)) or (
+                isinstance(text, Iterable)
+                and not isinstance(text, (bytes, bytearray, set, frozenset, dict))):
+            values = list(itertools.islice(text, 7))     # an endless iterator stops here
+            if len(values) != 6:
+                raise DiceError(f"dice {clip(text)}: expected six numbers (white, white, red, "
+                                f"yellow, green, blue), got "
+                                f"{'more' if len(values) > 6 else len(values)}")
         else:
-            values = list(text)
-        if len(values) != 6:
-            raise DiceError(f"dice {text!r}: expected six numbers (white, white, red, yellow, "
-                            f"green, blue), got {len(values)}")
-        if any(not isinstance(v, int) or not 1 <= v <= 6 for v in values):
-            raise DiceError(f"dice {text!r}: every die shows 1..6")
-        return cls(*values)
+            raise DiceError(f"dice are written as text like 3,4,6,1,2,5 or six numbers in order, "
+                            f"not {type(text).__name__}")
+        if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6
+               for v in values):
+            raise DiceError(f"dice {clip(text)}: every die shows 1..6")
+        return text if type(text) is cls else cls(*values)
 
     def __str__(self) -> str:
         return ",".join(map(str, self))

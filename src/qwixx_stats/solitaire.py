@@ -11,6 +11,7 @@ The file is a `quixo_solver.arrayfile` (checksummed header, atomic write) of flo
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -19,9 +20,9 @@ import numpy as np
 from quixo_solver.arrayfile import read_array, write_array
 
 from . import _rows, _solitaire
-from .errors import TableError
+from .errors import TableError, clip, cut_path
 from .game import SecondMark, active_options, apply_option
-from .sheet import COLOURS, Dice, Sheet, position
+from .sheet import COLOURS, Dice, Sheet, check_sheet, position
 
 ROW_STATES = 57
 CLOSED = 56
@@ -33,12 +34,62 @@ TABLE_NAME = f"qwixx-solitaire-v{VERSION}.qev"
 
 
 def default_directory() -> Path:
-    """$QWIXX_TABLE_DIR, else the user's cache folder."""
+    """$QWIXX_TABLE_DIR, else the user's cache folder ($XDG_CACHE_HOME or ~/.cache); a
+    leading ~ is expanded."""
     override = os.environ.get("QWIXX_TABLE_DIR")
     if override:
-        return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "qwixx_stats"
+        return _expand(override, "QWIXX_TABLE_DIR ")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join("~", ".cache")
+    return _expand(base, "the cache folder ") / "qwixx_stats"
+
+
+def _expand(text: str, what: str = "") -> Path:
+    try:
+        return Path(text).expanduser()
+    except RuntimeError as error:         # ~user for an unknown user, or no home folder
+        raise TableError(f"{what}{clip(text)}: cannot expand ~ ({error})") from None
+
+
+def table_directory(directory: Path | str | None = None) -> Path:
+    """The folder `directory` names (~ expanded), or `default_directory()` for None."""
+    if directory is None:
+        return default_directory()
+    if not isinstance(directory, (str, os.PathLike)):
+        raise TableError(f"a table folder is a path, not {type(directory).__name__}")
+    text = os.fspath(directory)
+    if not isinstance(text, str):
+        text = os.fsdecode(text)
+    if not text:
+        raise TableError("the table folder is an empty path")
+    if "\0" in text:
+        raise TableError(f"the table folder {clip(text)} holds a NUL character")
+    if len(text) > 4096:
+        raise TableError(f"the table folder {clip(text)} is too long a path")
+    return _expand(text, "table folder ")
+
+
+def table_path(directory: Path | str | None = None) -> Path:
+    """Where `ExpectedValues.load(directory)` keeps the table."""
+    return table_directory(directory) / TABLE_NAME
+
+
+def check_writable_directory(directory: Path) -> Path:
+    """Make sure the table can be written into `directory` (creating it if need be), before
+    spending a minute solving it: TableError naming the folder and the cause otherwise."""
+    if directory.exists() and not directory.is_dir():
+        raise TableError(f"table folder {cut_path(directory)} exists and is not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise TableError(f"cannot create the table folder {cut_path(directory)}: "
+                         f"{error.strerror or error}") from None
+    try:
+        with tempfile.TemporaryFile(dir=directory, prefix=".qwixx-write-test-"):
+            pass
+    except OSError as error:
+        raise TableError(f"cannot write in the table folder {cut_path(directory)}: "
+                         f"{error.strerror or error}") from None
+    return directory
 
 
 def row_state(sheet: Sheet, colour: str) -> int:
@@ -98,6 +149,8 @@ class ExpectedValues:
     """Values of the optimal single-player strategy, with the best decisions for a roll."""
 
     def __init__(self, future: np.ndarray):
+        if not isinstance(future, np.ndarray) or future.dtype != np.float64:
+            raise TableError(f"a table is a float64 numpy array, not {type(future).__name__}")
         if future.shape != (SHEET_STATES, PENALTY_STATES):
             raise TableError(f"a table has shape {(SHEET_STATES, PENALTY_STATES)}")
         self.future = future
@@ -107,13 +160,20 @@ class ExpectedValues:
              progress: Optional[Callable[[int], None]] = None) -> "ExpectedValues":
         """Load the table from `directory` (default: `default_directory()`), solving and
         saving it first if it is not there and `build` is true."""
-        path = Path(directory or default_directory()) / TABLE_NAME
+        if progress is not None and not callable(progress):
+            raise TableError(f"progress must be a function or None, not {clip(progress)}")
+        folder = table_directory(directory)
+        path = folder / TABLE_NAME
+        if not isinstance(build, bool):
+            raise TableError(f"build must be True or False, not {clip(build)}")
         if not path.exists() and build:
+            check_writable_directory(folder)
             write_table(path, solve_table(progress))
         return cls(read_table(path))
 
     def future_points(self, sheet: Sheet) -> float:
         """Expected points still to come from `sheet` at the start of a turn."""
+        check_sheet(sheet)
         if sheet.is_finished():
             return 0.0
         rows = [row_state(sheet, colour) for colour in COLOURS]
@@ -126,6 +186,7 @@ class ExpectedValues:
     def active_options(self, sheet: Sheet, dice: Dice) -> list[tuple[tuple, float]]:
         """Every option of the active player for this roll with its expected final score,
         best first (ties keep the order of `game.active_options`)."""
+        sheet, dice = check_sheet(sheet), Dice.parse(dice)
         scored = [(option, self.value(apply_option(sheet, dice, option)))
                   for option in active_options(sheet, dice)]
         return sorted(scored, key=lambda item: -item[1])
@@ -133,6 +194,7 @@ class ExpectedValues:
     def passive_options(self, sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], float]]:
         """Action 1 choices of a non-active player (no penalty), valued as the sheet at the
         start of a turn."""
+        sheet, dice = check_sheet(sheet), Dice.parse(dice)
         total = dice.white_sum
         choices: list[tuple[Optional[str], float]] = [(None, self.value(sheet))]
         for colour in COLOURS:
@@ -145,6 +207,9 @@ class OptimalPlayer:
     """Plays the single-player optimum on its own sheet (a `game.Player`)."""
 
     def __init__(self, values: ExpectedValues):
+        if not isinstance(values, ExpectedValues):
+            raise TableError(f"an optimal player needs an ExpectedValues table, not "
+                             f"{type(values).__name__}")
         self.values = values
 
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:

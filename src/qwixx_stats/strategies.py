@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .errors import SimulationError, StrategyError, clip
 from .game import SecondMark, active_options, apply_option, skipped_boxes
-from .sheet import COLOURS, Dice, Sheet
+from .sheet import COLOURS, Dice, Sheet, is_whole
 
 MASK64 = (1 << 64) - 1
 
@@ -23,6 +24,8 @@ class SplitMix64:
     """The simulator's random stream (the same generator as the Cython kernel)."""
 
     def __init__(self, state: int):
+        if not is_whole(state):
+            raise SimulationError(f"a random stream starts from a whole number, not {clip(state)}")
         self.state = state & MASK64
 
     def next(self) -> int:
@@ -100,8 +103,8 @@ class GreedyPlayer:
 
 class CautiousPlayer:
     def __init__(self, skip: int):
-        if not isinstance(skip, int) or not 0 <= skip <= 10:
-            raise ValueError(f"cautious skip limit must be 0..10, not {skip!r}")
+        if not is_whole(skip) or not 0 <= skip <= 10:
+            raise StrategyError(f"cautious skip limit must be 0..10, not {clip(skip)}")
         self.skip = skip
         self.name = f"cautious{skip}"
 
@@ -131,6 +134,8 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, rng: SplitMix64):
+        if not isinstance(rng, SplitMix64):
+            raise SimulationError(f"a random player draws from a SplitMix64, not {clip(rng)}")
         self.rng = rng
 
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:

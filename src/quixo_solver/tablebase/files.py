@@ -18,10 +18,8 @@ the same folder and renamed, so a file under its final name is always complete.
 """
 from __future__ import annotations
 
-import itertools
 import os
 import struct
-import threading
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .._index import class_size
+from ..arrayfile import write_atomically
 from ..errors import QuixoError
 
 MAGIC = b"QUIXOTB\0"
@@ -37,9 +36,7 @@ HEADER = struct.Struct("<8sHBBBBHQQQQIIII")
 HEADER_SIZE = 64
 assert HEADER.size == HEADER_SIZE
 BLOCK_BYTES = 1 << 16
-TEMPORARY_SUFFIX = ".partial"
-WRITE_STEP = 1 << 24        # bytes handed to one write call
-_temporary_names = itertools.count()
+TEMPORARY_SUFFIX = ".partial"      # arrayfile.write_atomically's: NAME.partial-<pid>-<random>
 
 
 class TablebaseError(QuixoError):
@@ -102,30 +99,6 @@ def write_table(directory: Path, size: int, mover_count: int, opponent_count: in
     path = Path(directory) / table_name(size, mover_count, opponent_count)
     return write_atomically(path, [head, checksums.tobytes(), data.reshape(-1).view(np.uint8)])
 
-
-def write_atomically(path: Path, pieces) -> Path:
-    """Write the byte pieces to a temporary name beside `path`, sync, then rename."""
-    temporary = path.with_name(f"{path.name}{TEMPORARY_SUFFIX}-{os.getpid()}-"
-                               f"{threading.get_ident()}-{next(_temporary_names)}")
-    try:
-        with open(temporary, "wb") as handle:
-            for piece in pieces:
-                view = memoryview(piece).cast("B")
-                for start in range(0, len(view), WRITE_STEP):
-                    handle.write(view[start:start + WRITE_STEP])
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
-        if isinstance(error, OSError):
-            raise OSError(error.errno, f"cannot write {path.name}: "
-                          f"{error.strerror or error}", str(path)) from error
-        raise
-    return path
 
 
 def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> TableHeader:
