@@ -66,11 +66,12 @@ def extension(name: str) -> Extension:
 
 
 EXTENSIONS = [
+    extension("quixo_solver._interrupt"),
     extension("quixo_solver._engine"),
-    extension("quixo_solver._index"),
-    extension("quixo_solver._retro"),
-    extension("quixo_solver._verify"),
-    extension("quixo_solver._search"),
+    extension("quixo_solver.tablebase._index"),
+    extension("quixo_solver.tablebase._retro"),
+    extension("quixo_solver.tablebase._verify"),
+    extension("quixo_solver.search._search"),
     extension("quixo_solver.teams._rules"),
     extension("quixo_solver.teams._solve"),
     extension("quixo_solver.teams._team_search"),

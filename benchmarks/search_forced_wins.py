@@ -15,7 +15,7 @@ import numpy as np
 
 from quixo_solver import Board, Solver
 from quixo_solver.tablebase import Tablebase, files, plan
-from quixo_solver._index import position_at
+from quixo_solver.tablebase._index import position_at
 
 PAPER_POSITIONS = ["XX..O/...../...../...../..... X", "XX.X./...../...../...../.O.OO X"]
 

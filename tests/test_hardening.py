@@ -17,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import (Board, BoardSizeError, DepthError, MissingTableError, PositionError,
-                          QuixoError, Solver, Tablebase, _search, perft, perft_divide)
+                          QuixoError, Solver, Tablebase, perft, perft_divide)
 from quixo_solver.cli import main
 from quixo_solver.limits import LimitError
+from quixo_solver.search import _search
 from quixo_solver.tablebase import CorruptTableError, TablebaseError, build, files, plan, verify
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import perft as team_perft
@@ -350,9 +351,14 @@ def test_a_broken_pipe_exits_quietly():
 
 
 # -- Ctrl-C ----------------------------------------------------------------------------------
-def _interrupt_after(argv, seconds, cwd=None):
+def _interrupt_after(argv, seconds, ready=lambda: True):
+    """Start the command, wait until `ready()` (at most a minute), then `seconds` more, and
+    press Ctrl-C: its exit status, how long it took to stop, its stdout and stderr."""
     process = subprocess.Popen(RUN + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, cwd=cwd)
+                               text=True)
+    deadline = time.monotonic() + 60
+    while not ready() and time.monotonic() < deadline:
+        time.sleep(0.05)
     time.sleep(seconds)
     assert process.poll() is None, "the command ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
@@ -374,7 +380,8 @@ def test_ctrl_c_stops_long_kernels_at_once(argv):
 
 def test_ctrl_c_during_a_build_keeps_finished_work(tmp_path):
     status, waited, _, err = _interrupt_after(
-        ["tablebase", "build", "--size", "4", "--jobs", "1", "--dir", str(tmp_path)], 2.5)
+        ["tablebase", "build", "--size", "4", "--jobs", "1", "--dir", str(tmp_path)], 0.2,
+        ready=lambda: any(tmp_path.glob("*.qtb")))
     assert status == 130 and waited < 5
     assert "run the same command again to resume" in err
     assert not list(tmp_path.glob("*.partial*"))

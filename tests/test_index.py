@@ -3,7 +3,7 @@ from math import comb
 
 from hypothesis import given
 
-from quixo_solver import _index
+from quixo_solver.tablebase import _index
 
 from .conftest import positions
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from quixo_solver import Board, perft, perft_divide
+from quixo_solver import parse_board, perft, perft_divide
 from quixo_solver import _twin
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import _twin as team_twin
@@ -33,10 +33,6 @@ def read_perft_file(path: Path) -> list[tuple[str, str, int, int]]:
     return cases
 
 
-def make_board(position: str):
-    return TeamBoard(position) if position.split()[1] in ("X1", "O1", "X2", "O2") else Board(position)
-
-
 def twin_perft(board, depth: int) -> int:
     if isinstance(board, TeamBoard):
         return team_twin.perft(board.size, board.roles, depth)
@@ -55,7 +51,7 @@ CASES = [(path.stem, *case) for path in sorted(DATA.glob("*.perft"))
 @pytest.mark.parametrize("file, name, position, depth, nodes", CASES,
                          ids=[f"{c[0]}: {c[1]} d{c[3]}" for c in CASES])
 def test_perft_file(file, name, position, depth, nodes):
-    board = make_board(position)
+    board = parse_board(position)
     found = perft(board, depth)
     assert found == nodes, f"{position} depth {depth}: {found} != {nodes}\n" + divide_report(
         board, depth)

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import qwixx_stats.solitaire as solitaire
-from quixo_solver import arrayfile
+from solverkit import arrayfile
 from qwixx_stats import (Dice, DiceError, ExpectedValues, Game, GameError, QwixxError, Sheet,
                          SheetError, SimulationError, Strategy, StrategyError, TableError,
                          active_options, parse_strategies, simulate)
@@ -441,7 +441,7 @@ def test_write_array_uses_a_temporary_name_of_its_own(tmp_path, monkeypatch):
 CONCURRENT_WRITER = textwrap.dedent("""
     import sys
     import numpy as np
-    from quixo_solver.arrayfile import write_array
+    from solverkit.arrayfile import write_array
     value = float(sys.argv[2])
     for _ in range(40):
         write_array(sys.argv[1], b"TESTARR\\0", 1, np.full(20000, value))
@@ -462,7 +462,7 @@ def test_two_processes_write_the_same_file(tmp_path):
 FULL_DISK_WRITER = textwrap.dedent("""
     import json, os, resource, sys
     import numpy as np
-    from quixo_solver.arrayfile import write_array
+    from solverkit.arrayfile import write_array
     resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, resource.RLIM_INFINITY))
     try:
         write_array(sys.argv[1], b"TESTARR\\0", 1, np.zeros(100_000))

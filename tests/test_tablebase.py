@@ -6,7 +6,8 @@ import shutil
 import numpy as np
 import pytest
 
-from quixo_solver import Board, _index, _verify
+from quixo_solver import Board
+from quixo_solver.tablebase import _index, _verify
 from quixo_solver.tablebase import (
     CorruptTableError,
     MissingTableError,
@@ -167,3 +168,22 @@ def test_plan_orders_units_after_what_they_need():
             assert all(cls in done for cls in unit.needs)
             done.update(unit.classes)
     assert sum(u.positions for u in plan.units(5, 2)) == 2969567232
+
+
+def test_the_5x5_classes_built_here_match_the_recorded_expected_data(tables):
+    """tests/data/expected-5x5-up-to-2-blanks.json records what the one-entry-per-position
+    generator gave for every 5x5 class with at most 2 blanks; a new generator (symmetry
+    classes) must reproduce it. The classes built in the tests (<= 1 blank) are checked here."""
+    import json
+    from pathlib import Path
+
+    expected = json.loads((Path(__file__).parent / "data" /
+                           "expected-5x5-up-to-2-blanks.json").read_text())["classes"]
+    built = {(c["mover"], c["opponent"]): c for c in class_counts(tables, 5)}
+    recorded = {(c["mover"], c["opponent"]): c for c in expected}
+    assert len(built) == sum(len(u.classes) for u in plan.units(5, 1))
+    for cls, counts in built.items():
+        header = files.read_header(tables / files.table_name(5, *cls), (5, *cls))
+        assert {key: counts[key] for key in ("win", "draw", "loss")} == {
+            key: recorded[cls][key] for key in ("win", "draw", "loss")}
+        assert header.longest_plies == recorded[cls]["longest_plies"]

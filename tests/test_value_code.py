@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quixo_solver import _verify
+from quixo_solver.tablebase import _verify
 from quixo_solver.tablebase import values
 
 

@@ -165,7 +165,7 @@ def perft(int size, mover, opponent, int depth, int threads=0):
     continuations, so it counts only at depth 1. ``threads`` <= 0 uses every core. Ctrl-C
     stops it (KeyboardInterrupt)."""
     cdef const Geometry* g = _checked(size, mover, opponent)
-    if isinstance(depth, bool) or depth < 0:
+    if depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
     if depth == 0:
         return 1

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .baseboard import BaseBoard
-from .errors import PositionError
-from .limits import check_perft_depth, check_threads, shorten
+from .baseboard import BaseBoard, check_board
+from .limits import check_perft_depth, check_threads
 
 
 def perft(board: BaseBoard, depth: int, *, threads: int = 0) -> int:
     """Move sequences of exactly ``depth`` moves from ``board`` (a two-player Board or a
     four-player TeamBoard, passes included). Runs without the GIL on ``threads`` cores
     (0: all); Ctrl-C stops it with KeyboardInterrupt."""
-    _check_board(board)
+    check_board(board)
     return board._perft(check_perft_depth(depth), check_threads(threads))
 
 
 def perft_divide(board: BaseBoard, depth: int, *, threads: int = 0) -> dict[Any, int]:
     """perft split by first move: each legal move with the sequences of ``depth`` moves that
     start with it (a move that ends the game counts 1 at depth 1 and 0 deeper)."""
-    _check_board(board)
+    check_board(board)
     if check_perft_depth(depth) == 0:
         return {}
     counts = {}
@@ -35,8 +34,3 @@ def perft_divide(board: BaseBoard, depth: int, *, threads: int = 0) -> dict[Any,
         counts[move] = perft(child, depth - 1, threads=threads)
         child.pop()
     return counts
-
-
-def _check_board(board: object) -> None:
-    if not isinstance(board, BaseBoard):
-        raise PositionError(f"perft needs a Board or a TeamBoard, not {shorten(board)}")

@@ -20,6 +20,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Iterator
 
 from . import geometry, render
+from solverkit.messages import clip
+
 from .errors import MoveError, PositionError
 
 TEAMS = ("X", "O")
@@ -194,7 +196,10 @@ class BaseBoard:
         printer.text(self.render())
 
 
-FOUR_PLAYER_MOVERS = ("X1", "O1", "X2", "O2")
+def check_board(board: object, kind: type = BaseBoard) -> None:
+    """PositionError unless `board` is a board of that kind."""
+    if not isinstance(board, kind):
+        raise PositionError(f"expected a {kind.__name__}, not {clip(board)}")
 
 
 def parse_board(text: str) -> BaseBoard:
@@ -203,7 +208,8 @@ def parse_board(text: str) -> BaseBoard:
     if not isinstance(text, str):
         raise PositionError(f"a position must be a string, not {type(text).__name__}")
     parts = text.split()
-    if len(parts) == 2 and parts[1] in FOUR_PLAYER_MOVERS:
+    from .teams.notation import PLAYERS
+    if len(parts) == 2 and parts[1] in PLAYERS:
         from .teams.board import TeamBoard
         return TeamBoard(text)
     from .board import Board

@@ -12,7 +12,6 @@ Move.from_text('a1e1')
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
 from . import geometry, notation, render
 from ._backend import engine

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 from typing import NoReturn
+
+from solverkit.messages import silence_stdout
 
 from . import limits, play
 from . import tablebase as tb
@@ -16,7 +17,7 @@ from ._perft import perft, perft_divide
 from .baseboard import parse_board
 from .board import Board
 from .errors import QuixoError
-from .search import Solver
+from .search import DEPTH_LIMIT, Solver
 from .teams.board import TeamBoard
 from .teams.solve import TeamSolver
 
@@ -151,9 +152,8 @@ def command_tablebase_stats(args) -> None:
     lines = [f"{'mover':>5} {'opp':>4} {'win':>12} {'draw':>12} {'loss':>12}"]
     lines += [f"{c['mover']:>5} {c['opponent']:>4} {c['win']:>12} {c['draw']:>12} {c['loss']:>12}"
               for c in classes]
-    if classes:
-        total = {key: sum(c[key] for c in classes) for key in ("win", "draw", "loss")}
-        lines.append(f"{'all':>10} {total['win']:>12} {total['draw']:>12} {total['loss']:>12}")
+    total = {key: sum(c[key] for c in classes) for key in ("win", "draw", "loss")}
+    lines.append(f"{'all':>10} {total['win']:>12} {total['draw']:>12} {total['loss']:>12}")
     _emit(args, {"size": args.size, "classes": classes}, lines)
 
 
@@ -229,7 +229,7 @@ def _positive(unit: str, check):
 
 _threads = _whole(0, limits.MAX_THREADS, "a number of threads (0: every core)")
 _perft_depth = _whole(0, limits.MAX_PERFT_DEPTH, "a depth")
-_plies = _whole(1, limits.MAX_SEARCH_DEPTH, "a depth in plies")
+_plies = _whole(1, DEPTH_LIMIT, "a depth in plies")
 _blanks = _whole(0, 25, "a number of blank cubes")
 _seconds = _positive("seconds", lambda value: limits.check_seconds("the time", value))
 _mib = _positive("MiB", lambda value: limits.check_table_mib(value, "the table size"))
@@ -354,9 +354,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.handler(args)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (`quixo ... | head -1`): stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:   # the reader went away (`quixo ... | head -1`)
+        silence_stdout()
         return 0
     except (QuixoError, tb.MissingTableError) as error:
         return _fail(error)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 import os
 
+from solverkit.messages import clip
+
 from .errors import DepthError, QuixoError
 
 MAX_PERFT_DEPTH = 64       # far beyond any feasible count: a 64-bit counter cannot overflow
 MAX_THREADS = 1024         # 0 means every core
-MAX_SEARCH_DEPTH = 120     # the search's ply limit (_mate.pxd MAX_DEPTH)
-SHOWN_INPUT = 60           # characters of a user's text quoted in an error message
 
 
 class LimitError(QuixoError):
@@ -20,8 +20,7 @@ class LimitError(QuixoError):
 
 def shorten(text: object) -> str:
     """The repr of a user's input, cut so that a message stays one short line."""
-    shown = repr(text)
-    return shown if len(shown) <= SHOWN_INPUT else shown[:SHOWN_INPUT] + "..."
+    return clip(text)
 
 
 def whole_number(name: str, value: object, low: int, high: int,

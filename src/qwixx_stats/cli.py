@@ -14,9 +14,11 @@ import os
 import re
 import sys
 
-from quixo_solver.progress import Progress
+from solverkit.progress import Progress
 
 from . import probabilities
+from solverkit.messages import silence_stdout
+
 from .errors import CLIP, QwixxError, cut, cut_path
 from .game import MAX_PLAYERS
 from .sheet import Dice, Sheet
@@ -223,16 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             return exit_.code if isinstance(exit_.code, int) else 0
         args.handler(args)
         sys.stdout.flush()                       # a closed pipe shows up here, not at exit
-    except BrokenPipeError:
-        # The reader of stdout went away (`qwixx probabilities | head -1`): like the standard
-        # tools, stop quietly. Point stdout at /dev/null so that Python's own flush at exit
-        # does not fail again, and exit 0 (what `head` and shells expect; no message).
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        except (OSError, ValueError, AttributeError):  # stdout is not a real file (tests)
-            pass
+    except BrokenPipeError:   # the reader went away (`qwixx probabilities | head -1`)
+        silence_stdout()
         return 0
     except QwixxError as error:
         return fail(str(error))

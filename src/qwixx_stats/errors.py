@@ -38,27 +38,8 @@ class TableError(QwixxError):
     that cannot hold it (a regular file, not creatable, not writable)."""
 
 
-CLIP = 60
+# Echoing input in messages is shared with quixo_solver (solverkit.messages).
+from solverkit.messages import SHOWN as CLIP  # noqa: E402
+from solverkit.messages import clip, cut, cut_path  # noqa: E402,F401
 
 
-def cut(text: str, limit: int = CLIP) -> str:
-    """`text` cut to about `limit` characters (`...` marks a cut)."""
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def cut_path(path, limit: int = 2 * CLIP) -> str:
-    """A path for a message: whole up to `limit` characters, else its start and its end (the
-    end names the file)."""
-    text = str(path)
-    if len(text) <= limit:
-        return text
-    return text[:limit // 3] + "..." + text[-(limit - limit // 3):]
-
-
-def clip(value, limit: int = CLIP) -> str:
-    """`repr(value)` cut to about `limit` characters, for error messages that echo input."""
-    try:
-        text = repr(value)
-    except Exception:                     # a huge int, or a __repr__ that fails
-        text = f"<{type(value).__name__}>"
-    return cut(text, limit)

@@ -6,7 +6,7 @@ maximises the expected final score.
 score of a sheet is its score plus that. The table is solved by the Cython kernel
 (`_solitaire.solve`, a few seconds on two cores) and kept in a file so later calls load it.
 
-The file is a `quixo_solver.arrayfile` (checksummed header, atomic write) of float64 values.
+The file is a `solverkit.arrayfile` (checksummed header, atomic write) of float64 values.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from quixo_solver.arrayfile import read_array, write_array
+from solverkit.arrayfile import read_array, write_array
 
 from . import _rows, _solitaire
 from .errors import TableError, clip, cut_path

@@ -6,7 +6,6 @@ units whose files are there and continues with the first one that is not.
 """
 from __future__ import annotations
 
-import os
 import shutil
 import time
 from contextlib import contextmanager
@@ -19,11 +18,12 @@ except ImportError:  # pragma: no cover - Windows: builds sharing a folder are n
     fcntl = None
 
 import numpy as np
+from solverkit.arrayfile import remove_temporaries
+from solverkit.progress import Progress
 
-from .. import _retro
+from . import _retro
 from ..geometry import check_size
-from ..limits import available_memory, check_threads, shorten, whole_number
-from ..progress import Progress
+from ..limits import available_memory, check_threads, whole_number
 from . import files, plan
 from .files import TablebaseError
 
@@ -41,11 +41,12 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def is_built(directory: Path, unit: plan.Unit) -> bool:
-    """Whether every table of the unit is there, complete and undamaged (every block is
-    checked: a damaged file is solved again)."""
+def is_built(directory: Path, unit: plan.Unit, *, check_data: bool = True) -> bool:
+    """Whether every table of the unit is there and complete, and with `check_data`
+    undamaged (every block checked: a damaged file is solved again)."""
     return all(files.is_intact(Path(directory) / files.table_name(unit.size, a, b),
-                               (unit.size, a, b)) for a, b in unit.classes)
+                               (unit.size, a, b), check_data=check_data)
+               for a, b in unit.classes)
 
 
 def check_resources(directory: Path, todo: list[plan.Unit]) -> tuple[int, int]:
@@ -91,16 +92,18 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
 
     Several builds may share a folder: each unit is solved under a lock file, and a build
     that finds a unit locked waits for it, then uses the finished files."""
-    directory = folder_to_write(directory)
+    directory = files.folder_to_write(directory)
     size = check_size(size)
     threads = check_threads(jobs, "jobs")
     if max_blanks is not None:
         max_blanks = whole_number("max_blanks", max_blanks, 0, size * size)
-    files.remove_partial_files(directory)
+    remove_temporaries(directory)
     units = plan.units(size, max_blanks)
     report = BuildReport(size, directory)
     todo = [unit for unit in units if not is_built(directory, unit)]
     report.skipped = [unit for unit in units if unit not in todo]
+    damaged = {unit for unit in todo if any(
+        (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
     if not force:
         check_resources(directory, todo)
     bar = Progress(sum(unit.positions for unit in todo), f"{size}x{size} tables",
@@ -109,7 +112,9 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
     try:
         for unit in todo:
             with unit_lock(directory, unit):
-                if is_built(directory, unit):   # another build finished it meanwhile
+                # Another build may have solved it meanwhile. Its files, if new, were checked
+                # when written; files that were here before were damaged: check them again.
+                if is_built(directory, unit, check_data=unit in damaged):
                     report.skipped.append(unit)
                     bar.advance(unit.positions, f"{unit} built by another process")
                     continue
@@ -130,19 +135,6 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
         bar.close()
     report.seconds = time.perf_counter() - started
     return report
-
-
-def folder_to_write(directory) -> Path:
-    """The build folder, created if need be; TablebaseError if it cannot be one."""
-    if not isinstance(directory, (str, os.PathLike)):
-        raise TablebaseError(f"a tablebase folder must be a path, not {shorten(directory)}")
-    directory = Path(directory).expanduser()
-    if directory.exists() and not directory.is_dir():
-        raise TablebaseError(f"{directory} is not a folder")
-    directory.mkdir(parents=True, exist_ok=True)
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise TablebaseError(f"cannot write to the folder {directory}")
-    return directory
 
 
 @contextmanager

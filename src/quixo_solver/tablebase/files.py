@@ -26,8 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._index import class_size
-from ..arrayfile import write_atomically
+from solverkit.arrayfile import TEMPORARY_SUFFIX, write_atomically  # noqa: F401
+from solverkit.messages import clip
+
+from ._index import class_size
 from ..errors import QuixoError
 
 MAGIC = b"QUIXOTB\0"
@@ -36,7 +38,6 @@ HEADER = struct.Struct("<8sHBBBBHQQQQIIII")
 HEADER_SIZE = 64
 assert HEADER.size == HEADER_SIZE
 BLOCK_BYTES = 1 << 16
-TEMPORARY_SUFFIX = ".partial"      # arrayfile.write_atomically's: NAME.partial-<pid>-<random>
 
 
 class TablebaseError(QuixoError):
@@ -120,7 +121,8 @@ def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> Tab
         raise CorruptTableError(f"{path} has format version {fields[1]}; this program reads "
                                 f"version {VERSION}: rebuild it (quixo tablebase build)")
     header = TableHeader(*fields[2:6], *fields[7:14])
-    if header.width not in (1, 2) or header.block_bytes == 0:
+    if header.width not in (1, 2) or header.block_bytes == 0 \
+            or header.block_bytes % header.width:
         raise CorruptTableError(f"{path} has an impossible header (value width "
                                 f"{header.width}, block size {header.block_bytes})")
     if expected is not None:
@@ -143,7 +145,10 @@ class CheckedTable:
     and `checked`); `code(index)` reads one value after checking its block; `check_all()`
     checks every block that has not been checked yet."""
 
-    def __init__(self, path: Path, expected: tuple[int, int, int] | None = None) -> None:
+    def __init__(self, path: Path, expected: tuple[int, int, int] | None = None, *,
+                 in_memory: bool = False) -> None:
+        """`in_memory` reads the values into memory (one pass over the file, for a reader of
+        the whole table) instead of mapping them."""
         self.path = Path(path)
         self.header = header = read_header(self.path, expected)
         dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
@@ -151,10 +156,16 @@ class CheckedTable:
             self.values = np.zeros(0, dtype=dtype)
             self.checksums = np.zeros(0, dtype=np.uint32)
         else:
-            self.checksums = np.array(np.memmap(self.path, dtype="<u4", mode="r",
-                                                offset=HEADER_SIZE, shape=(header.blocks,)))
-            self.values = np.memmap(self.path, dtype=dtype, mode="r",
-                                    offset=header.data_offset, shape=(header.positions,))
+            self.checksums = np.fromfile(self.path, dtype="<u4", count=header.blocks,
+                                         offset=HEADER_SIZE)
+            if in_memory:
+                self.values = np.fromfile(self.path, dtype=dtype, count=header.positions,
+                                          offset=header.data_offset)
+            else:
+                self.values = np.memmap(self.path, dtype=dtype, mode="r",
+                                        offset=header.data_offset, shape=(header.positions,))
+            if self.checksums.size != header.blocks or self.values.size != header.positions:
+                raise CorruptTableError(f"{self.path} changed while it was read")
         if zlib.crc32(self.checksums.tobytes()) != header.checksums_crc:
             raise CorruptTableError(f"{self.path} is damaged: its block checksums do not "
                                     "match the header")
@@ -190,23 +201,32 @@ def open_table(path: Path, expected: tuple[int, int, int] | None = None) -> Chec
 def load_values(path: Path, expected: tuple[int, int, int] | None = None) -> np.ndarray:
     """A table's values as a uint16 array in memory, every block checked (what the generator
     and the verifier read)."""
-    return np.array(open_table(path, expected).check_all().values, dtype=np.uint16)
+    table = CheckedTable(path, expected, in_memory=True).check_all()
+    return table.values.astype(np.uint16)
 
 
-def is_intact(path: Path, expected: tuple[int, int, int]) -> bool:
-    """Whether the file is a complete, undamaged table of that class (every block checked)."""
+def is_intact(path: Path, expected: tuple[int, int, int], *, check_data: bool = True) -> bool:
+    """Whether the file is a complete table of that class, and with `check_data` undamaged
+    (every block checked)."""
     try:
-        open_table(path, expected).check_all()
+        table = open_table(path, expected)
+        if check_data:
+            table.check_all()
     except TablebaseError:
         return False
     return True
 
 
-def folder_to_read(directory) -> Path:
-    """An existing, readable tablebase folder; TablebaseError naming the problem otherwise."""
+def folder_path(directory: object) -> Path:
+    """A tablebase folder's path (`~` expanded); TablebaseError if it is not a path at all."""
     if not isinstance(directory, (str, os.PathLike)):
-        raise TablebaseError(f"a tablebase folder must be a path, not {type(directory).__name__}")
-    directory = Path(directory).expanduser()
+        raise TablebaseError(f"a tablebase folder must be a path, not {clip(directory)}")
+    return Path(directory).expanduser()
+
+
+def folder_to_read(directory: object) -> Path:
+    """An existing, readable tablebase folder; TablebaseError naming the problem otherwise."""
+    directory = folder_path(directory)
     if not directory.exists():
         raise TablebaseError(f"no tablebase folder {directory}")
     if not directory.is_dir():
@@ -216,26 +236,13 @@ def folder_to_read(directory) -> Path:
     return directory
 
 
-def remove_partial_files(directory: Path) -> None:
-    """Delete temporary files left by a build that was killed while writing (those of a
-    process that is still running are left alone)."""
-    for leftover in Path(directory).glob(f"*{TEMPORARY_SUFFIX}-*"):
-        pid = leftover.name.rsplit(TEMPORARY_SUFFIX + "-", 1)[-1].split("-")[0]
-        if pid.isdigit() and _process_is_running(int(pid)):
-            continue
-        try:
-            leftover.unlink()
-        except OSError:
-            pass
-
-
-def _process_is_running(pid: int) -> bool:
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def folder_to_write(directory: object) -> Path:
+    """A tablebase folder to build into, created if need be; TablebaseError if it cannot be
+    one."""
+    directory = folder_path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise TablebaseError(f"{directory} is not a folder")
+    directory.mkdir(parents=True, exist_ok=True)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise TablebaseError(f"cannot write to the folder {directory}")
+    return directory

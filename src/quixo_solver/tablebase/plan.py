@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._index import class_size
+from ._index import class_size
 from ..geometry import check_size
 
 BYTES_IN_MEMORY_PER_POSITION = 2   # one uint16 word (value code and move counter) while solving

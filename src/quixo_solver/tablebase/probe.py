@@ -11,12 +11,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._index import position_index
+from ._index import position_index
+from ..baseboard import check_board
 from ..board import Board, Move
 from ..errors import PositionError
-from ..limits import shorten
 from . import files, values
-from .files import CheckedTable, TablebaseError
+from .files import CheckedTable
 
 
 class MissingTableError(KeyError):
@@ -50,9 +50,7 @@ class Tablebase:
     against its checksum before its first value is used (files.CheckedTable)."""
 
     def __init__(self, directory=None) -> None:
-        if directory is not None and not isinstance(directory, (str, os.PathLike)):
-            raise TablebaseError(f"a tablebase folder must be a path, not {shorten(directory)}")
-        self.directory = Path(directory).expanduser() if directory else default_directory()
+        self.directory = files.folder_path(directory) if directory else default_directory()
         self._tables: dict[tuple[int, int, int], CheckedTable] = {}
         self._lock = threading.Lock()
 
@@ -86,8 +84,7 @@ class Tablebase:
             return self._tables[key]
 
     def code(self, board: Board) -> int:
-        if not isinstance(board, Board):
-            raise PositionError(f"tables answer for a two-player Board, not {shorten(board)}")
+        check_board(board, Board)
         mover, opponent = board.mover_cubes, board.opponent_cubes
         table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
         return table.code(position_index(board.size, mover, opponent))

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _verify
-from .._index import class_size
+from . import _verify
+from ._index import class_size
 from ..geometry import check_size
 from ..limits import check_threads
-from ..progress import Progress
+from solverkit.progress import Progress
 from . import files, plan
 from .files import CorruptTableError
 from .probe import MissingTableError

@@ -102,7 +102,7 @@ def perft(int size, roles, int depth, int threads=0):
     cdef const Geometry* g = _checked(size, roles, &p)
     cdef int codes[2 * MAX_MOVES]
     cdef int count, i
-    if isinstance(depth, bool) or depth < 0:
+    if depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
     if depth == 0:
         return 1

@@ -16,7 +16,7 @@ from libc.stdint cimport uint16_t, uint32_t
 
 import numpy as np
 
-from .._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
+from ..tablebase._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
 from .._engine cimport Geometry, geometry_of, mask_t
 from ._rules cimport PASS_MOVE, ROLES, Roles, is_legal_code, must_pass, play_code, team_status
 

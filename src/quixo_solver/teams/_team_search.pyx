@@ -14,9 +14,9 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from .._engine cimport Geometry, geometry_of, mask_t, mix64
-from .._heuristic cimport evaluate
+from ..search._heuristic cimport evaluate
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from .._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
+from ..search._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
                       from_table, now, table_buckets, to_table)
 from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)

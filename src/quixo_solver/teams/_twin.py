@@ -127,7 +127,7 @@ def position_status(size, roles):
     return _status(_grid(size, roles))
 
 
-def perft(size, roles, depth):
+def perft(size, roles, depth, threads=0):
     grid = _grid(size, roles)
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")

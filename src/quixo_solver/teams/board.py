@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import geometry
-from ..baseboard import TEAMS, BaseBoard, LegalMoves
-from ..errors import GameOverError, IllegalMoveError, MoveError, PositionError
+from ..baseboard import TEAMS, BaseBoard, LegalMoves, check_board
+from ..errors import GameOverError, IllegalMoveError, MoveError
 from .._perft import perft as any_board_perft
-from ..limits import shorten
 from ..notation import parse_square, square_name
 from . import notation
 from ._backend import engine
@@ -116,8 +115,6 @@ class TeamBoard(BaseBoard):
         self._restore((self.size, notation.from_roles(roles, to_move), to_move))
 
     def _perft(self, depth: int, threads: int) -> int:
-        if engine.__name__.endswith("_twin"):
-            return engine.perft(self.size, self.roles, depth)
         return engine.perft(self.size, self.roles, depth, threads)
 
     @classmethod
@@ -166,6 +163,5 @@ TeamMoveGenerator = LegalMoves
 def perft(board: TeamBoard, depth: int, *, threads: int = 0) -> int:
     """quixo_solver.perft for a four-player board (move sequences of exactly `depth` moves,
     passes included)."""
-    if not isinstance(board, TeamBoard):
-        raise PositionError(f"perft needs a TeamBoard, not {shorten(board)}")
+    check_board(board, TeamBoard)
     return any_board_perft(board, depth, threads=threads)

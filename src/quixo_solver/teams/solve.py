@@ -18,8 +18,9 @@ from ..errors import QuixoError
 from ..notation import square_name
 from ..limits import check_table_mib
 from ..tablebase import values
-from ..search import (SearchResult, _preference, analyze_moves, check_board, check_limits,
-                      deepen, seen_by_mover)
+from ..baseboard import check_board
+from ..search import (SearchResult, _preference, analyze_moves, check_limits, deepen,
+                      seen_by_mover)
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
 

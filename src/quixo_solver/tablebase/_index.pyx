@@ -3,8 +3,8 @@ from libc.stdint cimport uint32_t, uint64_t
 
 import numpy as np
 
-from . import geometry as _geometry
-from .errors import PositionError
+from .. import geometry as _geometry
+from ..errors import PositionError
 
 
 cdef void _fill_tables() noexcept:

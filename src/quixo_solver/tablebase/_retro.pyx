@@ -30,8 +30,8 @@ from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from ._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
-from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from .._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order

@@ -26,14 +26,17 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from . import _search, geometry
-from .board import Board, Move
-from .errors import DepthError, PositionError, QuixoError
-from .limits import check_seconds, check_table_mib, shorten, whole_number
-from .notation import square_name
-from .tablebase import MissingTableError, Tablebase
+from .. import geometry
+from ..baseboard import check_board
+from ..board import Board, Move
+from ..errors import DepthError, QuixoError
+from ..limits import check_seconds, check_table_mib, shorten, whole_number
+from ..notation import square_name
+from ..tablebase import MissingTableError, Tablebase
+from . import _search
 
 DEFAULT_DEPTH_WITHOUT_TIME = 64
+DEPTH_LIMIT = _search.DEPTH_LIMIT   # the deepest search, in plies (_mate.pxd MAX_DEPTH)
 
 
 @dataclass
@@ -160,16 +163,13 @@ class Solver:
 
 def check_limits(depth, time, nodes) -> None:
     if depth is not None:
-        whole_number("depth", depth, 1, _search.DEPTH_LIMIT, DepthError)
+        whole_number("depth", depth, 1, DEPTH_LIMIT, DepthError)
     if time is not None:
         check_seconds("time", time)
     if nodes is not None:
         whole_number("nodes", nodes, 1, 2**63 - 1)
 
 
-def check_board(board: object, kind: type) -> None:
-    if not isinstance(board, kind):
-        raise PositionError(f"expected a {kind.__name__}, not {shorten(board)}")
 
 
 def deepen(search_to, engine, result_of, depth, seconds, nodes) -> SearchResult:

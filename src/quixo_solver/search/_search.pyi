@@ -1,4 +1,4 @@
-from .tablebase.files import CheckedTable
+from ..tablebase.files import CheckedTable
 
 MATE_SCORE: int
 PROVEN_BOUND: int

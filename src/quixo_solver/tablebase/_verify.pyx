@@ -13,11 +13,11 @@ from libc.stdint cimport int64_t, uint16_t, uint64_t
 
 import numpy as np
 
-from ._engine cimport (
+from .._engine cimport (
     Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
     popcount, status,
 )
-from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
 from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
 

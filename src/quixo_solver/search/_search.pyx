@@ -23,20 +23,20 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ._index import class_size
-from .tablebase.files import CorruptTableError
+from ..tablebase._index import class_size
+from ..tablebase.files import CorruptTableError
 
 quixo_crc_fill()
 
-from ._engine cimport (
+from .._engine cimport (
     MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, mix64, pack, play,
     popcount,
 )
-from ._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
+from ..tablebase._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
 from ._heuristic cimport evaluate
-from ._value_code cimport DRAW_CODE, is_win, plies_of
-from ._index cimport class_index
-from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
+from ..tablebase._index cimport class_index
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
                      from_table, now, table_buckets, to_table)
 
@@ -136,6 +136,7 @@ cdef class Engine:
         self.node_limit = node_limit
         self.deadline = now() + seconds if seconds > 0 else 0
         self.stopped = False
+        self.damaged_mover = -1
         self.root_move = NO_MOVE
         self.generation += 1
         watch_interrupts()

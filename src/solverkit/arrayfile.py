@@ -29,8 +29,11 @@ def _crc(data: np.ndarray) -> int:
     return zlib.crc32(np.ascontiguousarray(data).reshape(-1).view(np.uint8))
 
 
+TEMPORARY_SUFFIX = ".partial"   # a temporary file is NAME.partial-<pid>-<random>
+
+
 def _temporary_name(path: Path) -> Path:
-    return path.with_name(f"{path.name}.partial-{os.getpid()}-{secrets.token_hex(6)}")
+    return path.with_name(f"{path.name}{TEMPORARY_SUFFIX}-{os.getpid()}-{secrets.token_hex(6)}")
 
 
 def _open_temporary(path: Path) -> tuple[int, Path]:
@@ -142,3 +145,28 @@ def read_array(path: Path | str, magic: bytes, version: int, error: type[Excepti
     if _crc(data) != data_crc:
         raise error(f"{path}: data checksum mismatch (corrupt file)")
     return data
+
+
+def remove_temporaries(directory: Path) -> None:
+    """Delete the temporary files of `directory` left by a writer that was killed (those of a
+    process that is still running are left alone)."""
+    for leftover in Path(directory).glob(f"*{TEMPORARY_SUFFIX}-*"):
+        pid = leftover.name.rsplit(TEMPORARY_SUFFIX + "-", 1)[-1].split("-")[0]
+        if pid.isdigit() and _process_is_running(int(pid)):
+            continue
+        try:
+            leftover.unlink()
+        except OSError:
+            pass
+
+
+def _process_is_running(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
