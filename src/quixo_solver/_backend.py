@@ -3,9 +3,28 @@ pure-Python twin when the environment sets ``QUIXO_PURE_PYTHON=1`` (to debug, or
 result against the oracle). Both offer the same functions; see ``_twin`` for their meaning.
 Tablebases and search always run on the compiled kernels."""
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Engine(Protocol):
+        """What both engines offer (``_engine.pyi``); mypy checks each module against it."""
+
+        def legal_moves(self, size: int, mover: int, opponent: int) -> list[tuple[int, int]]: ...
+        def play_move(self, size: int, mover: int, opponent: int, source: int,
+                      target: int) -> tuple[int, int]: ...
+        def position_status(self, size: int, mover: int, opponent: int) -> int: ...
+        def transform_mask(self, size: int, symmetry: int, cubes: int) -> int: ...
+        def canonical_position(self, size: int, mover: int,
+                               opponent: int) -> tuple[int, int, int]: ...
+        def position_key(self, size: int, mover: int, opponent: int) -> int: ...
+        def perft(self, size: int, mover: int, opponent: int, depth: int,
+                  threads: int = ...) -> int: ...
 
 PURE_PYTHON = os.environ.get("QUIXO_PURE_PYTHON", "") == "1"
 
+engine: "Engine"
 if PURE_PYTHON:
     from . import _twin as engine
 else:

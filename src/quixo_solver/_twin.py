@@ -106,38 +106,39 @@ def _walk(start: int, stop: int) -> range:
     return range(start, stop + step, step)
 
 
-def legal_moves(size, mover, opponent):
+def legal_moves(size: int, mover: int, opponent: int) -> list[tuple[int, int]]:
     return _grid_moves(_grid(size, mover, opponent))
 
 
-def play_move(size, mover, opponent, source, target):
+def play_move(size: int, mover: int, opponent: int, source: int,
+              target: int) -> tuple[int, int]:
     return _masks(_grid_play(_grid(size, mover, opponent), source, target))
 
 
-def position_status(size, mover, opponent):
+def position_status(size: int, mover: int, opponent: int) -> int:
     return _status(_grid(size, mover, opponent))
 
 
-def _rotate_clockwise(grid):
+def _rotate_clockwise(grid: list[list[int]]) -> list[list[int]]:
     return [list(row) for row in zip(*grid[::-1])]
 
 
-def _mirror(grid):
+def _mirror(grid: list[list[int]]) -> list[list[int]]:
     return [row[::-1] for row in grid]
 
 
-def _symmetric_grid(grid, symmetry):
+def _symmetric_grid(grid: list[list[int]], symmetry: int) -> list[list[int]]:
     for _ in range(symmetry % 4):
         grid = _rotate_clockwise(grid)
     return _mirror(grid) if symmetry >= 4 else grid
 
 
-def transform_mask(size, symmetry, cubes):
+def transform_mask(size: int, symmetry: int, cubes: int) -> int:
     check_symmetry(symmetry)
     return _masks(_symmetric_grid(_grid(size, cubes, 0), symmetry))[0]
 
 
-def canonical_position(size, mover, opponent):
+def canonical_position(size: int, mover: int, opponent: int) -> tuple[int, int, int]:
     grid = _grid(size, mover, opponent)
     images = []
     for symmetry in range(8):
@@ -147,7 +148,7 @@ def canonical_position(size, mover, opponent):
     return m, o, symmetry
 
 
-def position_key(size, mover, opponent):
+def position_key(size: int, mover: int, opponent: int) -> int:
     check_size(size)
     check_masks(size, mover, opponent)
     x = (mover | (opponent << (size * size))) ^ (size << 56)
@@ -157,14 +158,14 @@ def position_key(size, mover, opponent):
     return x ^ (x >> 31)
 
 
-def perft(size, mover, opponent, depth, threads=0):
+def perft(size: int, mover: int, opponent: int, depth: int, threads: int = 0) -> int:
     grid = _grid(size, mover, opponent)
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
     return _grid_perft(grid, depth)
 
 
-def _grid_perft(grid, depth):
+def _grid_perft(grid: list[list[int]], depth: int) -> int:
     if depth == 0:
         return 1
     total = 0

@@ -17,7 +17,7 @@ two-player, ``X1``/``O1``/``X2``/``O2`` four-player.
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Self
 
 from . import geometry, render
 from solverkit.messages import clip
@@ -26,6 +26,16 @@ from .errors import MoveError, PositionError
 
 TEAMS = ("X", "O")
 OTHER_TEAM = {"X": "O", "O": "X"}
+
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class MoveClass(Protocol):
+        """What a variant's move class offers the base board: parsing its notation."""
+
+        @classmethod
+        def from_text(cls, text: str) -> Any: ...
 
 
 class LegalMoves:
@@ -57,7 +67,13 @@ class BaseBoard:
     """A Quixo position with the moves that led to it (see the module's docstring)."""
 
     players: ClassVar[int]
-    move_type: ClassVar[type]
+    move_type: ClassVar[type[MoveClass]]
+    size: int
+
+    if TYPE_CHECKING:
+        @property
+        def turn(self) -> str:
+            """The player to move (an attribute of Board, a property of TeamBoard)."""
 
     def __init__(self, position: str | None = None, *, size: int = 5) -> None:
         if position is None:
@@ -65,22 +81,22 @@ class BaseBoard:
         else:
             self._restore(self._parse(position))
         self.move_stack: list[Any] = []
-        self._undo: list[tuple] = []
+        self._undo: list[tuple[Any, ...]] = []
 
     # -- the primitives a variant implements ---------------------------------------------------
-    def _state(self) -> tuple:
+    def _state(self) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _restore(self, state: tuple) -> None:
+    def _restore(self, state: tuple[Any, ...]) -> None:
         raise NotImplementedError
 
-    def _empty(self, size: int) -> tuple:
+    def _empty(self, size: int) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _parse(self, text: str) -> tuple:
+    def _parse(self, text: str) -> tuple[Any, ...]:
         raise NotImplementedError
 
-    def _legal_raw(self) -> list:
+    def _legal_raw(self) -> list[Any]:
         raise NotImplementedError
 
     def _move_of(self, raw: Any) -> Any:
@@ -98,7 +114,7 @@ class BaseBoard:
     def status(self) -> int:
         raise NotImplementedError
 
-    def transform(self, symmetry: int) -> "BaseBoard":
+    def transform(self, symmetry: int) -> Self:
         raise NotImplementedError
 
     @property
@@ -146,14 +162,14 @@ class BaseBoard:
     def peek(self) -> Any:
         return self.move_stack[-1]
 
-    def copy(self, *, stack: bool = True) -> "BaseBoard":
+    def copy(self, *, stack: bool = True) -> Self:
         board = type(self).__new__(type(self))
         board._restore(self._state())
         board.move_stack = list(self.move_stack) if stack else []
         board._undo = list(self._undo) if stack else []
         return board
 
-    def _with_state(self, state: tuple) -> "BaseBoard":
+    def _with_state(self, state: tuple[Any, ...]) -> Self:
         """A new board of this variant in `state`, with no moves played."""
         board = type(self).__new__(type(self))
         board._restore(state)
@@ -175,7 +191,7 @@ class BaseBoard:
         """'1-0' when X has won, '0-1' when O has, '*' while the game goes on."""
         return {"X": "1-0", "O": "0-1", None: "*"}[self.winner()]
 
-    def symmetries(self) -> list["BaseBoard"]:
+    def symmetries(self) -> list[Self]:
         return [self.transform(k) for k in range(geometry.SYMMETRY_COUNT)]
 
     # -- text and pictures ---------------------------------------------------------------------
@@ -196,7 +212,7 @@ class BaseBoard:
         printer.text(self.render())
 
 
-def check_board(board: object, kind: type = BaseBoard) -> None:
+def check_board(board: object, kind: type[BaseBoard] = BaseBoard) -> None:
     """PositionError unless `board` is a board of that kind."""
     if not isinstance(board, kind):
         raise PositionError(f"expected a {kind.__name__}, not {clip(board)}")

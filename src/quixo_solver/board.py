@@ -12,6 +12,7 @@ Move.from_text('a1e1')
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import geometry, notation, render
 from ._backend import engine
@@ -68,18 +69,21 @@ class Board(BaseBoard):
 
     players = 2
     move_type = Move
+    x_cubes: int
+    o_cubes: int
+    turn: str
 
     # -- the variant's primitives (baseboard.py) -----------------------------------------------
-    def _state(self) -> tuple:
+    def _state(self) -> tuple[int, int, int, str]:
         return (self.size, self.x_cubes, self.o_cubes, self.turn)
 
-    def _restore(self, state: tuple) -> None:
+    def _restore(self, state: tuple[Any, ...]) -> None:
         self.size, self.x_cubes, self.o_cubes, self.turn = state
 
-    def _empty(self, size: int) -> tuple:
+    def _empty(self, size: int) -> tuple[int, int, int, str]:
         return (size, 0, 0, X)
 
-    def _parse(self, text: str) -> tuple:
+    def _parse(self, text: str) -> tuple[int, int, int, str]:
         return notation.parse_position(text)
 
     def _legal_raw(self) -> list[tuple[int, int]]:

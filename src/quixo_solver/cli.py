@@ -7,19 +7,23 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypedDict
 
 from solverkit.messages import silence_stdout
 
 from . import limits, play
 from . import tablebase as tb
 from ._perft import perft, perft_divide
-from .baseboard import parse_board
+from .baseboard import BaseBoard, parse_board
 from .board import Board
 from .errors import QuixoError
 from .search import DEPTH_LIMIT, Solver
 from .teams.board import TeamBoard
 from .teams.solve import TeamSolver
+
+if TYPE_CHECKING:
+    from .play import AnySolver
+    from .search import SearchResult
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -28,21 +32,21 @@ SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when fir
 DEFAULT_SOLVE_SECONDS = 10.0
 
 
-def _emit(args, payload: dict, lines: list[str]) -> None:
+def _emit(args: argparse.Namespace, payload: dict[str, Any], lines: list[str]) -> None:
     if args.json:
         print(json.dumps(payload))
     else:
         print("\n".join(lines))
 
 
-def _is_team(board) -> bool:
+def _is_team(board: BaseBoard) -> bool:
     return board.players == 4
 
 
-def command_perft(args) -> None:
+def command_perft(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     started = time.perf_counter()
-    payload = {"position": str(board), "depth": args.depth}
+    payload: dict[str, Any] = {"position": str(board), "depth": args.depth}
     if args.divide:
         counts = perft_divide(board, args.depth, threads=args.threads)
         nodes = sum(counts.values()) if args.depth > 0 else 1
@@ -59,17 +63,18 @@ def command_perft(args) -> None:
     _emit(args, payload, lines)
 
 
-def _directory(args) -> Path:
+def _directory(args: argparse.Namespace) -> Path:
     return Path(args.dir).expanduser() if args.dir else tb.default_directory()
 
 
-def _board_or_start(args):
+def _board_or_start(args: argparse.Namespace) -> BaseBoard:
     if args.position:
         return parse_board(args.position)
     return TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
 
 
-def _ensure_small_board_tables(board: Board, directory: Path, args) -> None:
+def _ensure_small_board_tables(board: BaseBoard, directory: Path,
+                               args: argparse.Namespace) -> None:
     """3x3 and 4x4 are solved whole in seconds: build them the first time they are asked
     for, so that every answer there is exact."""
     if board.size in SMALL_BOARDS:
@@ -79,7 +84,7 @@ def _ensure_small_board_tables(board: Board, directory: Path, args) -> None:
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
-def _solver(board, args):
+def _solver(board: BaseBoard, args: argparse.Namespace) -> AnySolver:
     if _is_team(board):
         return TeamSolver(tt_mib=args.hash)
     if args.no_tablebase:
@@ -89,19 +94,24 @@ def _solver(board, args):
     return Solver(tt_mib=args.hash, tablebase=tb.Tablebase(directory))
 
 
-def _limits(args, default_seconds: float) -> dict:
+class _Limits(TypedDict):
+    depth: int | None
+    time: float | None
+
+
+def _limits(args: argparse.Namespace, default_seconds: float) -> _Limits:
     seconds = args.time
     if seconds is None and args.depth is None:
         seconds = default_seconds
     return {"depth": args.depth, "time": seconds}
 
 
-def _describe(result) -> str:
+def _describe(result: SearchResult) -> str:
     plies = "" if result.plies is None else f" in {result.plies} plies"
     return f"{result.value}{plies}"
 
 
-def command_solve(args) -> None:
+def command_solve(args: argparse.Namespace) -> None:
     board = _board_or_start(args)
     result = _solver(board, args).solve(board, **_limits(args, DEFAULT_SOLVE_SECONDS))
     payload = {"position": str(board), **result.to_json()}
@@ -115,7 +125,7 @@ def command_solve(args) -> None:
     _emit(args, payload, lines)
 
 
-def command_analyze(args) -> None:
+def command_analyze(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     solver = _solver(board, args)
     count = max(1, board.legal_moves.count())
@@ -129,13 +139,13 @@ def command_analyze(args) -> None:
     _emit(args, {"position": str(board), "moves": rows}, lines or ["no legal moves"])
 
 
-def command_play(args) -> None:
+def command_play(args: argparse.Namespace) -> None:
     board = TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
     solver = _solver(board, args)
     play.run(board, solver, human=args.as_, seconds=args.time or 2.0)
 
 
-def command_tablebase_build(args) -> None:
+def command_tablebase_build(args: argparse.Namespace) -> None:
     report = tb.build(_directory(args), args.size, args.max_blanks, jobs=args.jobs,
                       force=args.force)
     payload = {"size": args.size, "directory": str(report.directory),
@@ -147,7 +157,7 @@ def command_tablebase_build(args) -> None:
                           f"were already built, in {report.directory}"])
 
 
-def command_tablebase_stats(args) -> None:
+def command_tablebase_stats(args: argparse.Namespace) -> None:
     classes = tb.stats.class_counts(_directory(args), args.size)
     lines = [f"{'mover':>5} {'opp':>4} {'win':>12} {'draw':>12} {'loss':>12}"]
     lines += [f"{c['mover']:>5} {c['opponent']:>4} {c['win']:>12} {c['draw']:>12} {c['loss']:>12}"
@@ -157,7 +167,7 @@ def command_tablebase_stats(args) -> None:
     _emit(args, {"size": args.size, "classes": classes}, lines)
 
 
-def command_tablebase_verify(args) -> None:
+def command_tablebase_verify(args: argparse.Namespace) -> None:
     report = tb.verify(_directory(args), args.size, jobs=args.jobs)
     failures = [c for c in report.classes if c.mismatches]
     payload = {"size": args.size, "classes": len(report.classes),
@@ -180,11 +190,12 @@ class VerificationFailed(Exception):
     """Exit status 1: the tables disagree with their children."""
 
 
-def command_tablebase_probe(args) -> None:
+def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     if _is_team(board):
         raise QuixoError("the tablebases hold two-player positions; four-player positions "
                          "are answered by 'quixo solve' (3x3 exactly, larger boards by search)")
+    assert isinstance(board, Board)   # parse_board gives a Board or a (four-player) TeamBoard
     with tb.Tablebase(_directory(args)) as tablebase:
         result = Solver(tablebase=tablebase).tablebase_result(board)
     payload = {"position": str(board), **result.to_json()}
@@ -197,7 +208,7 @@ def _size(text: str) -> int:
     return int(text)
 
 
-def _whole(low: int, high: int, what: str):
+def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number in low..high."""
     def parse(text: str) -> int:
         try:
@@ -212,7 +223,7 @@ def _whole(low: int, high: int, what: str):
     return parse
 
 
-def _positive(unit: str, check):
+def _positive(unit: str, check: Callable[[float], float]) -> Callable[[str], float]:
     """An argparse type: a positive number of `unit`, checked by limits' `check`."""
     def parse(text: str) -> float:
         try:
@@ -242,7 +253,8 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
     _common(parser, directory=True, jobs=True)
 
 
-def _common(parser: argparse.ArgumentParser, *, directory: bool = False, jobs: bool = False):
+def _common(parser: argparse.ArgumentParser, *, directory: bool = False,
+            jobs: bool = False) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     if directory:
         parser.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, "
@@ -344,8 +356,8 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
 
 
-INTERRUPTED = {"build": "interrupted; the finished classes are kept, run the same command "
-                        "again to resume"}
+INTERRUPTED: dict[str | None, str] = {
+    "build": "interrupted; the finished classes are kept, run the same command again to resume"}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,3 +27,7 @@ class GameOverError(IllegalMoveError):
 
 class DepthError(QuixoError):
     """A negative or non-integer search depth."""
+
+
+class LimitError(QuixoError):
+    """A number out of its allowed range (threads, table sizes, times), or not a number."""

@@ -18,6 +18,7 @@ the slid cubes' bits by 1 (along a rank) or by N (along a file).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -89,7 +90,7 @@ def bit(sq: int) -> int:
     return 1 << sq
 
 
-def mask_of(squares) -> int:
+def mask_of(squares: Iterable[int]) -> int:
     result = 0
     for sq in squares:
         result |= bit(sq)

@@ -8,14 +8,10 @@ import os
 
 from solverkit.messages import clip
 
-from .errors import DepthError, QuixoError
+from .errors import DepthError, LimitError, QuixoError
 
 MAX_PERFT_DEPTH = 64       # far beyond any feasible count: a 64-bit counter cannot overflow
 MAX_THREADS = 1024         # 0 means every core
-
-
-class LimitError(QuixoError):
-    """A number out of its allowed range, or not a number at all."""
 
 
 def shorten(text: object) -> str:

@@ -1,11 +1,25 @@
 """A game against the engine in the terminal (``quixo play``)."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .board import Board
+from .baseboard import BaseBoard
 from .errors import QuixoError
-from .search import Solver
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .search import SearchResult
+
+    class AnySolver(Protocol):
+        """A `Solver` (for a `Board`) or a `TeamSolver` (for a `TeamBoard`): `board` is of the
+        kind the solver takes."""
+
+        def solve(self, board: Any, depth: int | None = ..., time: float | None = ...,
+                  nodes: int | None = ...) -> SearchResult: ...
+
+        def analyze(self, board: Any, depth: int | None = ..., time: float | None = ...,
+                    nodes: int | None = ...) -> list[tuple[Any, SearchResult]]: ...
 
 HELP = """Type a move such as a1e1 (take a1, push it in at e1).
 Other commands: moves (list your legal moves), undo (take back your last move),
@@ -16,7 +30,7 @@ or pass (only with no cube to take).
 Other commands: moves (list the legal moves), undo (take back your last move), help, quit."""
 
 
-def run(board: Board, solver: Solver, *, human: str = "X", seconds: float = 2.0,
+def run(board: BaseBoard, solver: AnySolver, *, human: str = "X", seconds: float = 2.0,
         read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
     """Play until the game ends or the player quits; returns the result ('1-0', '0-1' or
     '*'). `board` is a Board, or a TeamBoard with a TeamSolver (the human plays a team)."""

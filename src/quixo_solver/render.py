@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING
 from .geometry import FILES
 
 if TYPE_CHECKING:
-    from .board import Board
+    from .baseboard import BaseBoard
 
 CELL = 48
 MARGIN = 24
 
 
-def _rows(board: "Board") -> list[str]:
+def _rows(board: "BaseBoard") -> list[str]:
     return str(board).split()[0].split("/")
 
 
-def text(board: "Board") -> str:
+def text(board: "BaseBoard") -> str:
     """Rows from the top with rank numbers, file letters below, then the player to move."""
     size = board.size
     lines = [f"{size - i} | {' '.join(row)}" for i, row in enumerate(_rows(board))]
@@ -27,7 +27,7 @@ def text(board: "Board") -> str:
     return "\n".join(lines)
 
 
-def svg(board: "Board") -> str:
+def svg(board: "BaseBoard") -> str:
     size = board.size
     width = 2 * MARGIN + size * CELL
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '

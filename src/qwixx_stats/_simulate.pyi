@@ -1,6 +1,8 @@
 import numpy as np
+import numpy.typing as npt
 
 STRATEGY_CODES: dict[str, int]
 
-def simulate(strategies: np.ndarray, limits: np.ndarray, first_game: int, games: int, seed: int,
-             future: np.ndarray, scores: np.ndarray, turns: np.ndarray) -> None: ...
+def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], first_game: int,
+             games: int, seed: int, future: npt.NDArray[np.float64],
+             scores: npt.NDArray[np.intc], turns: npt.NDArray[np.intc]) -> None: ...

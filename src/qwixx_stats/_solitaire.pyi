@@ -1,6 +1,8 @@
 from typing import Callable, Optional
 
 import numpy as np
+import numpy.typing as npt
 
-def solve(future: np.ndarray, packed_rows: np.ndarray, level_starts: np.ndarray,
+def solve(future: npt.NDArray[np.float64], packed_rows: npt.NDArray[np.intc],
+          level_starts: npt.NDArray[np.int64],
           progress: Optional[Callable[[int], None]] = ...) -> None: ...

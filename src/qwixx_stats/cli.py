@@ -13,14 +13,16 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn
 
 from solverkit.progress import Progress
 
 from . import probabilities
-from solverkit.messages import silence_stdout
+from solverkit.messages import SHOWN as CLIP, silence_stdout
 
-from .errors import CLIP, QwixxError, cut, cut_path
-from .game import MAX_PLAYERS
+from .errors import QwixxError, cut, cut_path
+from .game import MAX_PLAYERS, Option
 from .sheet import Dice, Sheet
 from .simulate import MAX_GAMES, parse_strategies, simulate
 from .solitaire import (TABLE_NAME, ExpectedValues, check_writable_directory,
@@ -39,7 +41,7 @@ class UsageError(QwixxError):
 class Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one `qwixx: error:` line (no usage text)."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         # argparse quotes the user's text ('...'): cut long quotes, and the list of
         # unrecognized arguments, to about CLIP characters
         message = re.sub(r"'([^']{%d})[^']+'" % CLIP, r"'\1...'", message)
@@ -49,7 +51,7 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def whole_number(name: str, low: int, high: int):
+def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number low..high, refused with a message giving the bounds."""
     def convert(text: str) -> int:
         stripped = text.strip().replace("_", "")
@@ -67,18 +69,18 @@ def whole_number(name: str, low: int, high: int):
     return convert
 
 
-def emit(args, payload: dict, text: str) -> None:
+def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
 
 
-def table_folder(args):
+def table_folder(args: argparse.Namespace) -> Path:
     """--dir (~ expanded), else $QWIXX_TABLE_DIR or the cache folder."""
     if args.dir is not None and not args.dir.strip():
         raise QwixxError("--dir must name a folder, not an empty string")
     return table_directory(args.dir)
 
 
-def load_values(args) -> ExpectedValues:
+def load_values(args: argparse.Namespace) -> ExpectedValues:
     directory = table_folder(args)
     bar = None
     if not (directory / TABLE_NAME).exists():
@@ -96,11 +98,11 @@ def parse_sheet(text: str | None) -> Sheet:
     return Sheet() if text is None else Sheet.parse(text)
 
 
-def command_probabilities(args) -> None:
+def command_probabilities(args: argparse.Namespace) -> None:
     emit(args, probabilities.tables_json(), probabilities.tables_text())
 
 
-def command_value(args) -> None:
+def command_value(args: argparse.Namespace) -> None:
     sheet = parse_sheet(args.sheet)
     value = load_values(args).value(sheet)
     emit(args, {"sheet": str(sheet), "expected_score": value},
@@ -108,14 +110,14 @@ def command_value(args) -> None:
          "(single player, optimal play)")
 
 
-def describe(option) -> dict:
+def describe(option: Option) -> dict[str, Any]:
     first, second = option
     return {"white": first,
             "colour": None if second is None else {"row": second[0], "number": second[1]},
             "penalty": first is None and second is None}
 
 
-def option_text(option, dice: Dice) -> str:
+def option_text(option: Option, dice: Dice) -> str:
     first, second = option
     parts = []
     if first is not None:
@@ -125,7 +127,7 @@ def option_text(option, dice: Dice) -> str:
     return " then ".join(parts) if parts else "no mark: penalty"
 
 
-def command_advise(args) -> None:
+def command_advise(args: argparse.Namespace) -> None:
     sheet = Sheet.parse(args.sheet)
     dice = Dice.parse(args.dice)
     if sheet.is_finished():
@@ -147,7 +149,7 @@ def command_advise(args) -> None:
          "expected final score, best first:\n" + "\n".join(lines))
 
 
-def command_simulate(args) -> None:
+def command_simulate(args: argparse.Namespace) -> None:
     strategies = parse_strategies(args.strategy, args.players)
     values = load_values(args) if any(s.name == "optimal" for s in strategies) else None
     bar = Progress(args.games, "games")
@@ -174,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="qwixx", description="Exact Qwixx statistics.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, handler, help_text: str, table: bool = False):
+    def add(name: str, handler: Callable[[argparse.Namespace], None], help_text: str,
+            table: bool = False) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         if table:

@@ -40,6 +40,6 @@ class TableError(QwixxError):
 
 # Echoing input in messages is shared with quixo_solver (solverkit.messages).
 from solverkit.messages import SHOWN as CLIP  # noqa: E402
-from solverkit.messages import clip, cut, cut_path  # noqa: E402,F401
+from solverkit.messages import clip as clip, cut as cut, cut_path as cut_path  # noqa: E402
 
 

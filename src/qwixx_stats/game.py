@@ -11,12 +11,13 @@ lock mark.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Protocol
+from typing import Callable, Optional, Protocol
 
 from .errors import GameError, GameOverError, IllegalMarkError, clip
 from .sheet import COLOURS, Dice, Sheet, check_colour, check_sheet, is_whole, position
 
 SecondMark = Optional[tuple[str, int]]
+Option = tuple[Optional[str], SecondMark]     # (action 1, action 2) of one player
 MAX_PLAYERS = 8          # the most the Cython simulator handles (_simulate.pyx MAX_PLAYERS)
 
 
@@ -82,16 +83,18 @@ class Game:
         if not isinstance(players, (list, tuple)) or len(players) != self.players:
             raise GameError(f"one Player per seat ({self.players}), not {clip(players)}")
 
-        def first():
+        dice = Dice.parse(dice)
+
+        def first() -> list[Optional[str]]:
             return [players[i].first_action(self.sheets[i], dice, i == self.active)
                     for i in range(self.players)]
 
         def second(marked: bool) -> SecondMark:
             return players[self.active].second_action(self.sheets[self.active], dice, marked)
-        dice = Dice.parse(dice)
         self._play(dice, first, second)
 
-    def _play(self, dice, decide_first, decide_second) -> None:
+    def _play(self, dice: Dice | str, decide_first: Callable[[], list[Optional[str]]],
+              decide_second: Callable[[bool], SecondMark]) -> None:
         if self.is_over():
             raise GameOverError("the game is over")
         dice = Dice.parse(dice)
@@ -100,6 +103,7 @@ class Game:
             first = decide_first()
             self._apply_first(dice, first)
             first = list(first)
+            second: SecondMark
             second, penalty = None, False
             if not self.is_over():
                 marked = first[self.active] is not None
@@ -162,7 +166,7 @@ def active_options(sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], Second
     action 1 None, red, yellow, green, blue; action 2 None, then per row the first white die's
     sum before the second's (a repeated sum is listed once)."""
     sheet, dice = check_sheet(sheet), Dice.parse(dice)
-    options = []
+    options: list[Option] = []
     for first in (None,) + COLOURS:
         if first is not None and not sheet.can_mark(first, dice.white_sum):
             continue

@@ -15,15 +15,17 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 NUMBERS = range(2, 13)
 LAST_NUMBER = 12           # red/yellow; green/blue lock on 2, with the same chances
 FACES = range(1, 7)
 
 
-def exact_tables() -> dict:
+def exact_tables() -> dict[str, Any]:
     """All tables as exact fractions (enumerating white, white, colour: 216 rolls)."""
     white = {n: Fraction(0) for n in NUMBERS}
     colour = {n: Fraction(0) for n in NUMBERS}
@@ -49,7 +51,7 @@ def exact_tables() -> dict:
     }
 
 
-def float_tables() -> dict:
+def float_tables() -> dict[str, npt.NDArray[np.float64] | float]:
     """The same tables as floats: arrays of length 13 indexed by the number."""
     w1, w2, c = np.meshgrid(np.arange(1, 7), np.arange(1, 7), np.arange(1, 7), indexing="ij")
     white_sum, first, second = (w1 + w2).ravel(), (w1 + c).ravel(), (w2 + c).ravel()
@@ -74,9 +76,9 @@ def fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def tables_json() -> dict:
+def tables_json() -> dict[str, dict[str, str] | str]:
     tables = exact_tables()
-    out = {}
+    out: dict[str, dict[str, str] | str] = {}
     for key, value in tables.items():
         if isinstance(value, dict):
             out[key] = {str(n): fraction_text(p) for n, p in value.items()}

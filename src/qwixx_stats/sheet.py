@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard, cast
 
 from .errors import DiceError, IllegalMarkError, SheetError, clip
 
@@ -36,7 +36,7 @@ def check_colour(colour: str) -> str:
     return colour
 
 
-def is_whole(value) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """An int that is not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -49,7 +49,7 @@ def position(colour: str, number: int) -> int:
     return number - 2 if colour in ("red", "yellow") else 12 - number
 
 
-def check_sheet(sheet) -> "Sheet":
+def check_sheet(sheet: object) -> "Sheet":
     if not isinstance(sheet, Sheet):
         raise SheetError(f"expected a Sheet (e.g. Sheet.parse('red:2,3')), not "
                          f"{type(sheet).__name__}")
@@ -244,7 +244,7 @@ class Dice(NamedTuple):
         return self.white1 + self.white2
 
     def colour(self, colour: str) -> int:
-        return getattr(self, check_colour(colour))
+        return cast(int, getattr(self, check_colour(colour)))
 
     def colour_sums(self, colour: str) -> tuple[int, int]:
         """The two sums a white die and this colour's die make."""

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _simulate
 from .errors import SimulationError, StrategyError, clip
-from .game import MAX_PLAYERS, Game
+from .game import MAX_PLAYERS, Game, Player
 from .sheet import is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
@@ -97,7 +98,7 @@ def parse_strategies(text: str, players: int) -> list[Strategy]:
     return strategies
 
 
-def check_strategies(strategies) -> list[Strategy]:
+def check_strategies(strategies: object) -> list[Strategy]:
     if (not isinstance(strategies, (list, tuple))
             or not all(isinstance(s, Strategy) for s in strategies)):
         raise StrategyError(f"strategies must be a list of Strategy (see parse_strategies), not "
@@ -130,11 +131,11 @@ class Totals:
     """Running totals of a series of games (exact integer sums; win shares in floats)."""
     players: int
     games: int = 0
-    score_sum: list = field(default_factory=list)
-    score_squares: list = field(default_factory=list)
-    score_min: list = field(default_factory=list)
-    score_max: list = field(default_factory=list)
-    wins: np.ndarray = None
+    score_sum: list[int] = field(default_factory=list)
+    score_squares: list[int] = field(default_factory=list)
+    score_min: list[Optional[int]] = field(default_factory=list)
+    score_max: list[Optional[int]] = field(default_factory=list)
+    wins: Optional[npt.NDArray[np.float64]] = None     # zeros (players,) when not given
     turn_sum: int = 0
 
     def __post_init__(self) -> None:
@@ -157,9 +158,11 @@ class Totals:
             self.score_sum[i] += int(sums[i])
             self.score_squares[i] += int(squares[i])
             low, high = int(lows[i]), int(highs[i])
-            self.score_min[i] = low if self.score_min[i] is None else min(self.score_min[i], low)
-            self.score_max[i] = high if self.score_max[i] is None else max(self.score_max[i], high)
+            least, most = self.score_min[i], self.score_max[i]
+            self.score_min[i] = low if least is None else min(least, low)
+            self.score_max[i] = high if most is None else max(most, high)
         winners = wide == wide.max(axis=1, keepdims=True)
+        assert self.wins is not None                    # set by __post_init__
         self.wins += (winners / winners.sum(axis=1, keepdims=True)).sum(axis=0)
         self.turn_sum += int(turns.astype(np.int64).sum())
         self.games += int(scores.shape[0])
@@ -193,14 +196,18 @@ class SimulationResult:
 
     @property
     def games(self) -> int:
+        assert self.totals is not None                  # set by __post_init__
         return self.totals.games
 
-    def win_shares(self) -> np.ndarray:
+    def win_shares(self) -> npt.NDArray[np.float64]:
         """Per player: games won, a tie among t players counting 1/t each."""
+        assert self.totals is not None and self.totals.wins is not None   # __post_init__
         return self.totals.wins.copy()
 
-    def summary(self) -> dict:
-        totals, games = self.totals, self.totals.games
+    def summary(self) -> dict[str, Any]:
+        totals = self.totals
+        assert totals is not None and totals.wins is not None   # set by __post_init__
+        games = totals.games
         players = []
         for seat, strategy in enumerate(self.strategies):
             total, squares = totals.score_sum[seat], totals.score_squares[seat]
@@ -292,8 +299,10 @@ def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
     return SimulationResult(strategies, seed, scores, turns, time.perf_counter() - started)
 
 
-def _python_player(strategy: Strategy, stream: SplitMix64, values):
+def _python_player(strategy: Strategy, stream: SplitMix64,
+                   values: Optional[ExpectedValues]) -> Player:
     if strategy.name == "optimal":
+        assert values is not None                       # simulate_python loads the table
         return OptimalPlayer(values)
     if strategy.name == "greedy":
         return GreedyPlayer()

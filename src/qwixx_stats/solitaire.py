@@ -21,7 +21,7 @@ from solverkit.arrayfile import read_array, write_array
 
 from . import _rows, _solitaire
 from .errors import TableError, clip, cut_path
-from .game import SecondMark, active_options, apply_option
+from .game import Option, SecondMark, active_options, apply_option
 from .sheet import COLOURS, Dice, Sheet, check_sheet, position
 
 ROW_STATES = 57
@@ -183,7 +183,7 @@ class ExpectedValues:
         """The expected final score from `sheet` at the start of a turn."""
         return sheet.score() + self.future_points(sheet)
 
-    def active_options(self, sheet: Sheet, dice: Dice) -> list[tuple[tuple, float]]:
+    def active_options(self, sheet: Sheet, dice: Dice) -> list[tuple[Option, float]]:
         """Every option of the active player for this roll with its expected final score,
         best first (ties keep the order of `game.active_options`)."""
         sheet, dice = check_sheet(sheet), Dice.parse(dice)

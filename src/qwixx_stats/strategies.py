@@ -11,13 +11,15 @@ Ties go to the first option in `game.active_options` order.
 """
 from __future__ import annotations
 
-from typing import Optional
+from collections.abc import Callable, Iterable
+from typing import Any, Optional, TypeVar, cast
 
 from .errors import SimulationError, StrategyError, clip
-from .game import SecondMark, active_options, apply_option, skipped_boxes
+from .game import Option, SecondMark, active_options, apply_option, skipped_boxes
 from .sheet import COLOURS, Dice, Sheet, is_whole
 
 MASK64 = (1 << 64) - 1
+T = TypeVar("T")
 
 
 class SplitMix64:
@@ -58,10 +60,10 @@ def _second_options(sheet: Sheet, dice: Dice) -> list[SecondMark]:
     return options
 
 
-def _marks_of(sheet: Sheet, dice: Dice, option) -> list[tuple[Sheet, str, int]]:
+def _marks_of(sheet: Sheet, dice: Dice, option: Option) -> list[tuple[Sheet, str, int]]:
     """(sheet before the mark, row, number) for each mark of an option, in order."""
     first, second = option
-    marks = []
+    marks: list[tuple[Sheet, str, int]] = []
     if first is not None:
         marks.append((sheet, first, dice.white_sum))
         sheet = sheet.mark(first, dice.white_sum)
@@ -70,19 +72,21 @@ def _marks_of(sheet: Sheet, dice: Dice, option) -> list[tuple[Sheet, str, int]]:
     return marks
 
 
-def _best(options, key):
-    best, best_key = None, None
+def _best(options: Iterable[T], key: Callable[[T], Any]) -> T:
+    """The first option with the largest key; the callers never pass an empty list."""
+    best: T | None = None
+    best_key: Any = None
     for option in options:
         k = key(option)
         if best_key is None or k > best_key:
             best, best_key = option, k
-    return best
+    return cast(T, best)
 
 
 class GreedyPlayer:
     name = "greedy"
 
-    def _key(self, sheet: Sheet, dice: Dice, option):
+    def _key(self, sheet: Sheet, dice: Dice, option: Option) -> tuple[int, int]:
         gain = apply_option(sheet, dice, option).score() - sheet.score()
         skipped = sum(skipped_boxes(s, c, n) for s, c, n in _marks_of(sheet, dice, option))
         return (gain, -skipped)
@@ -94,7 +98,7 @@ class GreedyPlayer:
         return _best(choices, lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
-        def key(option):
+        def key(option: SecondMark) -> tuple[int, int]:
             if option is None:
                 return (0 if marked_first else -5, 0)
             return self._key(sheet, dice, (None, option))
@@ -108,7 +112,7 @@ class CautiousPlayer:
         self.skip = skip
         self.name = f"cautious{skip}"
 
-    def _key(self, sheet: Sheet, dice: Dice, option):
+    def _key(self, sheet: Sheet, dice: Dice, option: Option) -> Optional[tuple[int, int]]:
         marks = _marks_of(sheet, dice, option)
         skips = [skipped_boxes(s, c, n) for s, c, n in marks]
         if any(k > self.skip for k in skips):

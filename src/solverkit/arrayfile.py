@@ -15,6 +15,7 @@ import os
 import secrets
 import struct
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +27,8 @@ CHUNK = 1 << 24          # bytes per write call
 
 
 def _crc(data: np.ndarray) -> int:
-    return zlib.crc32(np.ascontiguousarray(data).reshape(-1).view(np.uint8))
+    # `.data`: an array's bytes as a memoryview (numpy types arrays as buffers only on 3.12+)
+    return zlib.crc32(np.ascontiguousarray(data).reshape(-1).view(np.uint8).data)
 
 
 TEMPORARY_SUFFIX = ".partial"   # a temporary file is NAME.partial-<pid>-<random>
@@ -56,14 +58,15 @@ def write_array(path: Path | str, magic: bytes, version: int, array: np.ndarray)
     shape = list(data.shape) + [0] * (4 - data.ndim)
     head = HEADER.pack(magic, version, code, *shape, _crc(data))
     head += CHECKED.pack(zlib.crc32(head))
-    return write_atomically(path, [head, data.reshape(-1).view(np.uint8)])
+    return write_atomically(path, [head, data.reshape(-1).view(np.uint8).data])
 
 
-def write_atomically(path: Path | str, pieces) -> Path:
-    """Write the byte pieces (bytes or arrays' byte views) to a temporary name of their own
-    beside `path`, sync, then rename: a file under its final name is always complete. A failed
-    write removes the temporary file and raises an OSError naming the cause and the final path.
-    (The one write path of every file of the project: tables, arrays.)"""
+def write_atomically(path: Path | str, pieces: Iterable[bytes | memoryview]) -> Path:
+    """Write the byte pieces (bytes, or arrays' bytes as memoryviews: `array.data`) to a
+    temporary name of their own beside `path`, sync, then rename: a file under its final name
+    is always complete. A failed write removes the temporary file and raises an OSError naming
+    the cause and the final path. (The one write path of every file of the project: tables,
+    arrays.)"""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = _open_temporary(path)
@@ -133,7 +136,7 @@ def read_array(path: Path | str, magic: bytes, version: int, error: type[Excepti
         if size != expected:            # checked before reading: no huge read of a bad file
             raise error(f"{path}: {size} bytes where {expected} were expected (truncated)")
         data = np.empty(shape, dtype=dtype)
-        buffer, got = memoryview(data.reshape(-1).view(np.uint8)), 0
+        buffer, got = data.reshape(-1).view(np.uint8).data, 0
         while got < len(buffer):
             count = handle.readinto(buffer[got:])
             if not count:

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 
 class Progress:
-    def __init__(self, total: int, label: str = "", *, stream=None, enabled: bool | None = None):
+    def __init__(self, total: int, label: str = "", *, stream: TextIO | None = None,
+                 enabled: bool | None = None):
         self.total = max(total, 1)
         self.done = 0
         self.label = label

@@ -1,10 +1,12 @@
 """Searching any position: ``Solver`` runs iterative deepening over the Cython engine
 (_search.pyx) and answers from the tablebases wherever a class is built.
 
-Move order at a node: the transposition table's move; then, with 3 or more plies left, the
-moves that leave the opponent no immediate win before those that hand one over; then by the
-history of cutoffs; moves that complete the opponent's line come last (a move that wins at
-once ends the node before any ordering).
+The search core that both searches (two players here, four in teams/_team_search.pyx) share:
+the transposition table (_table.pxd), the move-ordering rules (_ordering.pxd: the table's
+move, then moves that hand the opponent no immediate win, then the history of cutoffs, losing
+moves last), mate scores and the clock (_mate.pxd), the heuristic (_heuristic.pxd), and the
+Python driver below (`deepen`, `analyze_moves`). Each search keeps only its own move
+generation and evaluation.
 
 What a result claims:
 - ``win`` / ``loss`` with ``plies``: proven, with the exact plies of SPEC. The search claims
@@ -25,6 +27,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
 
 from .. import geometry
 from ..baseboard import check_board
@@ -37,6 +40,8 @@ from . import _search
 
 DEFAULT_DEPTH_WITHOUT_TIME = 64
 DEPTH_LIMIT = _search.DEPTH_LIMIT   # the deepest search, in plies (_mate.pxd MAX_DEPTH)
+MATE_SCORE = _search.MATE_SCORE     # mate scores (_mate.pxd), the same for both searches
+PROVEN_BOUND = _search.PROVEN_BOUND
 
 
 @dataclass
@@ -51,7 +56,7 @@ class SearchResult:
     seconds: float = 0.0
     score: int = 0                # the engine's score of the last completed iteration
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"value": self.value, "plies": self.plies,
                 "best_move": None if self.best_move is None else str(self.best_move),
                 "source": self.source, "pv": [str(m) for m in self.principal_variation],
@@ -116,42 +121,11 @@ class Solver:
         except MissingTableError:
             return self._iterate(board, depth, time, nodes)
 
-    def _iterate(self, board, depth, seconds, nodes) -> SearchResult:
-        engine = self._engine(board.size)
-        engine.clear()
-        mover, opponent = board.mover_cubes, board.opponent_cubes
-        result = deepen(
-            lambda iteration, left, spent: engine.search(mover, opponent, iteration, left,
-                                                         nodes or 0, spent),
-            engine, lambda score, iteration: self._result_of(board, engine, score, iteration),
-            depth, seconds, nodes)
-        if result.best_move is None and engine.root_move != 255:
-            result.best_move = _move(board.size, engine.root_move)
-        if result.best_move is None:  # stopped before depth 1 finished: any legal move
-            result.best_move = next(iter(board.legal_moves))
-        return result
-
-    def _result_of(self, board, engine, score, depth) -> SearchResult:
-        value, plies = "unknown", None
-        if abs(score) >= _search.PROVEN_BOUND:
-            mate_plies = _search.MATE_SCORE - abs(score)
-            if mate_plies <= depth:
-                value, plies = ("win" if score > 0 else "loss"), mate_plies
-        best = _move(board.size, engine.root_move) if engine.root_move != 255 else None
-        return SearchResult(value, plies, best, self._line(board, engine, depth),
-                            depth=depth, score=score)
-
-    def _line(self, board: Board, engine, depth: int) -> list[Move]:
-        line, child = [], board.copy(stack=False)
-        for _ in range(depth):
-            if child.is_game_over():
-                break
-            move = engine.table_move(child.mover_cubes, child.opponent_cubes)
-            if move < 0:
-                break
-            line.append(_move(board.size, move))
-            child.push(line[-1])
-        return line
+    def _iterate(self, board: Board, depth: int | None, seconds: float | None,
+                 nodes: int | None) -> SearchResult:
+        return iterate(board, self._engine(board.size),
+                       lambda b: (b.mover_cubes, b.opponent_cubes),
+                       lambda index: _move(board.size, index), depth, seconds, nodes)
 
     def analyze(self, board: Board, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
@@ -161,7 +135,7 @@ class Solver:
         return analyze_moves(self.solve, board, depth, time, nodes)
 
 
-def check_limits(depth, time, nodes) -> None:
+def check_limits(depth: object, time: object, nodes: object) -> None:
     if depth is not None:
         whole_number("depth", depth, 1, DEPTH_LIMIT, DepthError)
     if time is not None:
@@ -170,9 +144,62 @@ def check_limits(depth, time, nodes) -> None:
         whole_number("nodes", nodes, 1, 2**63 - 1)
 
 
+class SearchEngine(Protocol):
+    """What the driver needs of a search kernel (_search.Engine, teams' TeamEngine)."""
+
+    nodes: int
+    stopped: bool
+    root_move: int
+
+    def clear(self) -> None: ...
+    def search(self, position: Any, depth: int, seconds: float, node_limit: int,
+               nodes_before: int = ...) -> int: ...
+    def table_move(self, position: Any) -> int: ...
 
 
-def deepen(search_to, engine, result_of, depth, seconds, nodes) -> SearchResult:
+def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
+            move_of: Callable[[int], Any], depth: int | None, seconds: float | None,
+            nodes: int | None) -> SearchResult:
+    """Iterative deepening of `board` on a search engine (two- or four-player): the driver of
+    both solvers. `position_of(board)` is the engine's form of a board, `move_of(index)` the
+    move of an engine's move index; the engine offers clear, search, root_move (-1: none),
+    table_move, nodes and stopped."""
+    engine.clear()
+    position = position_of(board)
+
+    def result_of(score: int, iteration: int) -> SearchResult:
+        value, plies = "unknown", None
+        if abs(score) >= PROVEN_BOUND:
+            mate_plies = MATE_SCORE - abs(score)
+            if mate_plies <= iteration:
+                value, plies = ("win" if score > 0 else "loss"), mate_plies
+        best = move_of(engine.root_move) if engine.root_move >= 0 else None
+        line: list[Any] = []
+        child = board.copy(stack=False)
+        for _ in range(iteration):
+            if child.is_game_over():
+                break
+            index = engine.table_move(position_of(child))
+            if index < 0:
+                break
+            line.append(move_of(index))
+            child.push(line[-1])
+        return SearchResult(value, plies, best, line, depth=iteration, score=score)
+
+    result = deepen(
+        lambda iteration, left, spent: engine.search(position, iteration, left, nodes or 0,
+                                                     spent),
+        engine, result_of, depth, seconds, nodes)
+    if result.best_move is None and engine.root_move >= 0:
+        result.best_move = move_of(engine.root_move)
+    if result.best_move is None:  # stopped before depth 1 finished: any legal move
+        result.best_move = next(iter(board.legal_moves))
+    return result
+
+
+def deepen(search_to: Callable[[int, float, int], int], engine: SearchEngine,
+           result_of: Callable[[int, int], SearchResult], depth: int | None,
+           seconds: float | None, nodes: int | None) -> SearchResult:
     """Iterative deepening: search_to(iteration, seconds left, nodes spent) -> score, until a
     result is proven or a limit is reached; result_of(score, iteration) reads a completed
     iteration. `engine` reports `nodes` and `stopped`. Shared by the two- and four-player
@@ -200,7 +227,7 @@ def deepen(search_to, engine, result_of, depth, seconds, nodes) -> SearchResult:
     return result
 
 
-def seen_by_mover(move, seen: SearchResult) -> SearchResult:
+def seen_by_mover(move: Any, seen: SearchResult) -> SearchResult:
     """A child's result (for the side to move there) as the result of `move` for the side
     that plays it."""
     value = {"win": "loss", "loss": "win"}.get(seen.value, seen.value)
@@ -210,10 +237,11 @@ def seen_by_mover(move, seen: SearchResult) -> SearchResult:
                         seconds=seen.seconds, score=-seen.score)
 
 
-def analyze_moves(solve, board, depth, time, nodes) -> list:
+def analyze_moves(solve: Callable[..., SearchResult], board: Any, depth: int | None,
+                  time: float | None, nodes: int | None) -> list[tuple[Any, SearchResult]]:
     """Every legal move of `board` with solve()'s result of the child, best first."""
     check_limits(depth, time, nodes)
-    rows = []
+    rows: list[tuple[Any, SearchResult]] = []
     for move in board.legal_moves:
         child = board.copy(stack=False)
         child.push(move)
@@ -229,11 +257,13 @@ def _move(size: int, index: int) -> Move:
     return Move(square_name(size, source), square_name(size, target))
 
 
-def _preference(result: SearchResult):
+def _preference(result: SearchResult) -> tuple[int, int, int]:
+    """Best first: the fastest win, draws, unproven moves by score, the slowest loss."""
+    plies = result.plies or 0
     if result.value == "win":
-        return (0, result.plies, 0)
+        return (0, plies, 0)
     if result.value == "draw":
         return (1, 0, 0)
     if result.value == "unknown":
         return (2, 0, -result.score)
-    return (3, -result.plies, 0)
+    return (3, -plies, 0)

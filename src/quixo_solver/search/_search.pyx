@@ -18,7 +18,6 @@ Bound contract of ``_search(depth, ply, alpha, beta)``: it returns v with
 Mate scores keep this contract whatever the depth: they are facts about the game.
 """
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 import numpy as np
@@ -29,7 +28,7 @@ from ..tablebase.files import CorruptTableError
 quixo_crc_fill()
 
 from .._engine cimport (
-    MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, mix64, pack, play,
+    MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, pack, play,
     popcount,
 )
 from ..tablebase._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
@@ -38,29 +37,17 @@ from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
 from ..tablebase._index cimport class_index
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
-                     from_table, now, table_buckets, to_table)
-
-DEF THREAT_DEPTH = 3        # from this many plies left, moves that let the opponent win at
-                            # once are tried after those that do not
-
-cdef struct Entry:
-    uint64_t key            # packed position + 1; 0 marks an empty slot
-    int16_t score           # mate scores are stored relative to this node
-    int16_t depth
-    uint8_t bound
-    uint8_t move
-    uint16_t generation
-
+                     from_table, now)
+from ._ordering cimport THREAT_DEPTH, bring_next, order_key
+from ._table cimport (Entry, Table, table_allocate, table_clear, table_free, table_new_search,
+                      table_probe, table_store)
 
 cdef class Engine:
     """Search state for one board size: the transposition table, the tables to probe, the
     limits and the counters."""
     cdef const Geometry* g
     cdef readonly int size
-    cdef Entry* table
-    cdef uint64_t bucket_mask
-    cdef readonly uint64_t entries
-    cdef uint16_t generation
+    cdef Table table
     cdef const void* tablebase[26][26]
     cdef int tablebase_width[26][26]
     cdef CheckedBlocks tablebase_blocks[26][26]
@@ -76,22 +63,22 @@ cdef class Engine:
     cdef readonly int root_move
 
     def __cinit__(self, int size, double tt_mib):
-        cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
         self.g = geometry_of(size)
         self.size = size
-        self.table = <Entry*>malloc(buckets * 2 * sizeof(Entry))
-        if self.table == NULL:
+        if table_allocate(&self.table, tt_mib) != 0:
             raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
-        self.entries = buckets * 2
-        self.bucket_mask = buckets - 1
-        memset(self.table, 0, buckets * 2 * sizeof(Entry))
         memset(self.tablebase, 0, sizeof(self.tablebase))
         self._keep_alive = []
         self._table_names = {}
         self.damaged_mover = -1
 
     def __dealloc__(self):
-        free(self.table)
+        table_free(&self.table)
+
+    @property
+    def entries(self):
+        """Entries of the transposition table."""
+        return self.table.size
 
     def add_table(self, int mover_count, int opponent_count, table):
         """Let the search probe a solved class: `table` is a tablebase.files.CheckedTable,
@@ -124,21 +111,22 @@ cdef class Engine:
 
     def clear(self):
         """Forget everything learnt: a fresh search is then deterministic."""
-        memset(self.table, 0, self.entries * sizeof(Entry))
+        table_clear(&self.table)
         memset(self.history, 0, sizeof(self.history))
-        self.generation = 0
 
-    def search(self, mask_t mover, mask_t opponent, int depth, double seconds,
-               uint64_t node_limit, uint64_t nodes_before=0):
-        """One root search to ``depth``; returns the score (meaningless if ``stopped``)."""
+    def search(self, position, int depth, double seconds, uint64_t node_limit,
+               uint64_t nodes_before=0):
+        """One root search of `position` (mover, opponent) to ``depth``; returns the score
+        (meaningless if ``stopped``). ``root_move`` is then the best move found, or -1."""
+        cdef mask_t mover = position[0], opponent = position[1]
         cdef int score
         self.nodes = nodes_before
         self.node_limit = node_limit
         self.deadline = now() + seconds if seconds > 0 else 0
         self.stopped = False
         self.damaged_mover = -1
-        self.root_move = NO_MOVE
-        self.generation += 1
+        self.root_move = -1
+        table_new_search(&self.table)
         watch_interrupts()
         try:
             with nogil:
@@ -152,40 +140,20 @@ cdef class Engine:
                                     "match its checksum; rebuild it")
         return score
 
-    def table_move(self, mask_t mover, mask_t opponent):
-        """The best move stored for a position, or -1."""
-        cdef Entry* entry = self._probe_table(mover, opponent)
+    def table_move(self, position):
+        """The best move stored for a position (mover, opponent), or -1."""
+        cdef Entry* entry = self._probe_table(position[0], position[1])
         return -1 if entry == NULL or entry.move == NO_MOVE else entry.move
 
     def evaluate(self, mask_t mover, mask_t opponent):
         return self._evaluate(mover, opponent)
 
     cdef inline Entry* _probe_table(self, mask_t mover, mask_t opponent) noexcept nogil:
-        cdef uint64_t key = pack(self.g, mover, opponent) + 1
-        cdef Entry* bucket = &self.table[2 * (mix64(key) & self.bucket_mask)]
-        if bucket[0].key == key:
-            return &bucket[0]
-        if bucket[1].key == key:
-            return &bucket[1]
-        return NULL
+        return table_probe(&self.table, pack(self.g, mover, opponent), 0)
 
     cdef inline void _store(self, mask_t mover, mask_t opponent, int depth, int ply, int score,
                             int bound, int move) noexcept nogil:
-        cdef uint64_t key = pack(self.g, mover, opponent) + 1
-        cdef Entry* bucket = &self.table[2 * (mix64(key) & self.bucket_mask)]
-        cdef Entry* slot
-        # slot 0 keeps the deepest result of this search; slot 1 takes everything else
-        if (bucket[0].key == key or bucket[0].key == 0 or depth >= bucket[0].depth
-                or bucket[0].generation != self.generation):
-            slot = &bucket[0]
-        else:
-            slot = &bucket[1]
-        slot.key = key
-        slot.score = <int16_t>to_table(score, ply)
-        slot.depth = <int16_t>depth
-        slot.bound = <uint8_t>bound
-        slot.move = <uint8_t>move
-        slot.generation = self.generation
+        table_store(&self.table, pack(self.g, mover, opponent), 0, depth, ply, score, bound, move)
 
     cdef inline int _probe_tablebase(self, mask_t mover, mask_t opponent, int ply,
                                      bint* found) noexcept nogil:
@@ -233,7 +201,7 @@ cdef class Engine:
                      int beta) noexcept nogil:
         cdef const Geometry* g = self.g
         cdef int original_alpha = alpha, score, best = -INFINITE, best_move = NO_MOVE
-        cdef int count = 0, i, j, move, tt_move = NO_MOVE, key_i
+        cdef int count = 0, i, move, tt_move = NO_MOVE
         cdef bint found
         cdef Entry* entry
         cdef mask_t child_mover, child_opponent
@@ -287,28 +255,17 @@ cdef class Engine:
             else:
                 losing[count] = False
             moves[count] = move
-            if losing[count]:
-                order[count] = -1000000
-            elif move == tt_move:
-                order[count] = 1000000
-            else:
-                order[count] = self.history[move]
-                if depth >= THREAT_DEPTH and self._wins_at_once(child_mover, child_opponent):
-                    order[count] -= 500000
+            order[count] = order_key(
+                losing[count], move == tt_move, self.history[move],
+                not losing[count] and move != tt_move and depth >= THREAT_DEPTH
+                and self._wins_at_once(child_mover, child_opponent))
             count += 1
 
         if depth <= 0:
             return self._evaluate(mover, opponent)
 
         for i in range(count):
-            # selection sort step: the next best-ordered move to the front
-            key_i = i
-            for j in range(i + 1, count):
-                if order[j] > order[key_i]:
-                    key_i = j
-            moves[i], moves[key_i] = moves[key_i], moves[i]
-            order[i], order[key_i] = order[key_i], order[i]
-            losing[i], losing[key_i] = losing[key_i], losing[i]
+            bring_next(i, count, moves, order, losing)
             move = moves[i]
             if losing[i]:
                 score = -(MATE - (ply + 1))

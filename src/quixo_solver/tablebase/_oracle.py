@@ -7,6 +7,8 @@ obviously right: it is the rule of SPEC "Plies" applied as written.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from .. import _twin
 from . import values
 
@@ -43,8 +45,9 @@ def solve_classes(size: int, fewest_cubes: int) -> dict[tuple[int, int], int]:
             known = [code.get(kid) for kid in kids]
             if values.encode(values.LOSS, plies - 1) in known:
                 decided[position] = values.encode(values.WIN, plies)
+            # (the casts: once all() holds, every k is the code of a won child, with plies)
             elif all(k is not None and k & 1 for k in known) and \
-                    max(values.plies_of(k) for k in known) == plies - 1:
+                    max(cast(int, values.plies_of(cast(int, k))) for k in known) == plies - 1:
                 decided[position] = values.encode(values.LOSS, plies)
         if not decided:
             break

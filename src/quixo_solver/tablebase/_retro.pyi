@@ -9,6 +9,8 @@ class ClassSide:
     external_block: int
     words: npt.NDArray[np.uint16]
     external: npt.NDArray[np.uint16]
+    subsets: npt.NDArray[np.uint32]
+    external_subsets: npt.NDArray[np.uint32]
     def __init__(self, size: int, mover_count: int, opponent_count: int,
                  external: npt.NDArray[np.uint16]) -> None: ...
     def values(self) -> npt.NDArray[np.uint16]: ...

@@ -6,18 +6,23 @@ units whose files are there and continues with the first one that is not.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
+fcntl: ModuleType | None
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: builds sharing a folder are not coordinated
     fcntl = None
 
 import numpy as np
+import numpy.typing as npt
 from solverkit.arrayfile import remove_temporaries
 from solverkit.progress import Progress
 
@@ -66,8 +71,9 @@ def check_resources(directory: Path, todo: list[plan.Unit]) -> tuple[int, int]:
     return memory, disk
 
 
-def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], np.ndarray], threads: int,
-               on_step=None) -> dict[tuple[int, int], np.ndarray]:
+def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], npt.NDArray[np.uint16]],
+               threads: int, on_step: Callable[[int, int], None] | None = None
+               ) -> dict[tuple[int, int], npt.NDArray[np.uint16]]:
     """Solve one pair in memory, given the tables it needs; returns each class's values."""
     sides = [_retro.ClassSide(unit.size, a, b,
                               inputs.get((b, a + 1), np.zeros(0, dtype=np.uint16)))
@@ -84,8 +90,8 @@ def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], np.ndarray], threa
     return {(side.mover_count, side.opponent_count): side.values() for side in sides}
 
 
-def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
-          force: bool = False, progress: bool | None = None) -> BuildReport:
+def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None = None, *,
+          jobs: int = 0, force: bool = False, progress: bool | None = None) -> BuildReport:
     """Build every class of ``size`` with at most ``max_blanks`` blanks into ``directory``.
     ``jobs`` is the number of threads (0: every core); ``force`` skips the resource check;
     ``progress`` None draws a bar only on a terminal.
@@ -123,7 +129,7 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
                           for cls in unit.needs}
                 bar.advance(0, f"{unit}")
 
-                def show_ply(plies: int, longest: int, unit=unit) -> None:
+                def show_ply(plies: int, longest: int, unit: plan.Unit = unit) -> None:
                     bar.advance(0, f"{unit} ply {plies}/{longest}")
 
                 solved = solve_unit(unit, inputs, threads, on_step=show_ply)
@@ -138,7 +144,7 @@ def build(directory, size: int, max_blanks: int | None = None, *, jobs: int = 0,
 
 
 @contextmanager
-def unit_lock(directory: Path, unit: plan.Unit):
+def unit_lock(directory: Path, unit: plan.Unit) -> Iterator[None]:
     """Hold the folder's lock on one unit (an advisory lock on a small file, released by the
     system if the process dies), so that two builds never solve the same unit at once."""
     path = directory / f".lock-{unit.size}-{unit.mover_count:02d}-{unit.opponent_count:02d}"

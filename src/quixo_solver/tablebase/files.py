@@ -78,7 +78,8 @@ def table_name(size: int, mover_count: int, opponent_count: int) -> str:
 def block_checksums(data: np.ndarray, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
     """The crc32 of each `block_bytes` of the array's bytes (as zlib computes it)."""
     flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    return np.array([zlib.crc32(flat[start:start + block_bytes])
+    # `.data`: an array's bytes as a memoryview (numpy types arrays as buffers only on 3.12+)
+    return np.array([zlib.crc32(flat[start:start + block_bytes].data)
                      for start in range(0, flat.size, block_bytes)], dtype="<u4")
 
 
@@ -98,7 +99,8 @@ def write_table(directory: Path, size: int, mover_count: int, opponent_count: in
     head = HEADER.pack(*fields, 0)[:HEADER_SIZE - 4]
     head += struct.pack("<I", zlib.crc32(head))
     path = Path(directory) / table_name(size, mover_count, opponent_count)
-    return write_atomically(path, [head, checksums.tobytes(), data.reshape(-1).view(np.uint8)])
+    return write_atomically(path, [head, checksums.tobytes(),
+                                   data.reshape(-1).view(np.uint8).data])
 
 
 
@@ -174,7 +176,7 @@ class CheckedTable:
 
     def _check_block(self, block: int) -> None:
         start = block * self.header.block_bytes
-        if zlib.crc32(self._bytes[start:start + self.header.block_bytes]) != \
+        if zlib.crc32(self._bytes[start:start + self.header.block_bytes].data) != \
                 int(self.checksums[block]):
             raise CorruptTableError(
                 f"{self.path} is damaged: block {block} (values from "

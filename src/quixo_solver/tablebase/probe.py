@@ -1,8 +1,14 @@
 """Reading tables: ``Tablebase`` answers for any position whose class has been built.
 
->>> with Tablebase("~/.cache/quixo_solver/tablebases") as tablebase:   # doctest: +SKIP
-...     tablebase.probe_wdl(Board(size=4))          # 1: the player to move wins
-...     tablebase.probe_plies(Board(size=4))        # 21
+With the 4x4 tables built (``quixo tablebase build --size 4``) in the default folder,
+$QUIXO_TABLEBASE_DIR, else ~/.cache/quixo_solver/tablebases:
+
+>>> from quixo_solver import Board
+>>> with Tablebase() as tablebase:
+...     tablebase.probe_wdl(Board(size=4))          # 1: the player to move wins ...
+...     tablebase.probe_plies(Board(size=4))        # ... in 21 plies
+1
+21
 """
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ._index import position_index
 from ..baseboard import check_board
@@ -17,6 +24,8 @@ from ..board import Board, Move
 from ..errors import PositionError
 from . import files, values
 from .files import CheckedTable
+
+T = TypeVar("T")
 
 
 class MissingTableError(KeyError):
@@ -49,7 +58,7 @@ class Tablebase:
     """The tables of one folder, memory-mapped on first use; each block of values is checked
     against its checksum before its first value is used (files.CheckedTable)."""
 
-    def __init__(self, directory=None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = files.folder_path(directory) if directory else default_directory()
         self._tables: dict[tuple[int, int, int], CheckedTable] = {}
         self._lock = threading.Lock()
@@ -57,7 +66,7 @@ class Tablebase:
     def __enter__(self) -> "Tablebase":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -101,13 +110,13 @@ class Tablebase:
         """Plies to the end with best play (SPEC); None for a draw."""
         return values.plies_of(self.code(board))
 
-    def get_wdl(self, board: Board, default=None):
+    def get_wdl(self, board: Board, default: T | None = None) -> int | T | None:
         try:
             return self.probe_wdl(board)
         except MissingTableError:
             return default
 
-    def get_plies(self, board: Board, default=None):
+    def get_plies(self, board: Board, default: T | None = None) -> int | T | None:
         try:
             return self.probe_plies(board)
         except MissingTableError:
@@ -132,8 +141,9 @@ class Tablebase:
 
 
 def _preference(result: ProbeResult) -> tuple[int, int]:
-    if result.wdl == values.WIN:
-        return (0, result.plies)
     if result.wdl == values.DRAW:
         return (1, 0)
+    assert result.plies is not None   # a win or a loss has plies
+    if result.wdl == values.WIN:
+        return (0, result.plies)
     return (2, -result.plies)

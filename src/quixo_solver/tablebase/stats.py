@@ -1,12 +1,14 @@
 """Win, draw and loss counts of the built classes, read from the table headers."""
 from __future__ import annotations
 
+import os
+
 from ..geometry import check_size
 from . import files, plan
 from .probe import MissingTableError
 
 
-def class_counts(directory, size: int) -> list[dict]:
+def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str, int]]:
     """One row per built class of ``size``; MissingTableError if the folder has none."""
     directory = files.folder_to_read(directory)
     size = check_size(size)

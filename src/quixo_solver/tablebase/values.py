@@ -3,6 +3,8 @@
 tests/test_value_code.py checks that the two agree."""
 from __future__ import annotations
 
+from typing import cast
+
 WIN, DRAW, LOSS = 1, 0, -1
 WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
@@ -10,7 +12,7 @@ WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 def encode(wdl: int, plies: int | None) -> int:
     if wdl == DRAW:
         return 0
-    return 2 * plies + (1 if wdl == WIN else 2)
+    return 2 * cast(int, plies) + (1 if wdl == WIN else 2)   # a win or a loss has plies
 
 
 def wdl_of(code: int) -> int:

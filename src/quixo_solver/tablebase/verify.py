@@ -2,6 +2,7 @@
 (see _verify.pyx) and each mismatch is reported."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +54,8 @@ def built_units(directory: Path, size: int) -> list[plan.Unit]:
             if all((directory / files.table_name(size, *cls)).exists() for cls in unit.classes)]
 
 
-def verify(directory, size: int, *, jobs: int = 0, progress: bool | None = None) -> VerifyReport:
+def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
+           progress: bool | None = None) -> VerifyReport:
     """Verify every class of ``size`` built in ``directory``; MissingTableError if the folder
     holds none. A damaged file fails its class (and the classes that read it)."""
     directory = files.folder_to_read(directory)

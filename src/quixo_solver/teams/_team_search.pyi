@@ -1,5 +1,4 @@
 PASS_CODE: int
-NONE_CODE: int
 MATE_SCORE: int
 PROVEN_BOUND: int
 DEPTH_LIMIT: int
@@ -9,9 +8,9 @@ class TeamEngine:
     entries: int
     nodes: int
     stopped: bool
-    root_code: int
+    root_move: int
     def __init__(self, size: int, tt_mib: float) -> None: ...
     def clear(self) -> None: ...
     def search(self, roles: tuple[int, int, int, int], depth: int, seconds: float,
                node_limit: int, nodes_before: int = ...) -> int: ...
-    def table_code(self, roles: tuple[int, int, int, int]) -> int: ...
+    def table_move(self, roles: tuple[int, int, int, int]) -> int: ...

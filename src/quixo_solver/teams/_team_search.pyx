@@ -4,40 +4,37 @@ The teams alternate at every ply (X1, O1, X2, O2), so this is a two-sided negama
 team to move: scores are from the team to move, mate scores carry their plies (_mate.pxd),
 and team-mates choose together. A pass is a move (it hands the turn to the other team).
 
+The transposition table and the move-ordering rules are the two-player search's
+(search/_table.pxd, search/_ordering.pxd).
+
 Bound contract of `_search(depth, ply, alpha, beta)`, as for two players: a result v <= alpha
 is an upper bound, v >= beta a lower bound, otherwise exact (depth-limited); mate scores are
 facts whatever the depth. Values do not depend on the path (the rules have no history), so
 table entries hold wherever a position recurs.
 """
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 
-from .._engine cimport Geometry, geometry_of, mask_t, mix64
-from ..search._heuristic cimport evaluate
+from .._engine cimport MAX_MOVES, Geometry, geometry_of, mask_t
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ..search._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
-                      from_table, now, table_buckets, to_table)
+from ..search._heuristic cimport evaluate
+from ..search._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH,
+                             UPPER, from_table, now)
+from ..search._ordering cimport THREAT_DEPTH, bring_next, order_key
+from ..search._table cimport (Entry, Table, table_allocate, table_clear, table_free,
+                              table_new_search, table_probe, table_store)
 from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
 cdef enum:
-    MAX_CODES = 2 * 44 + 1
+    MAX_CODES = 2 * MAX_MOVES + 1
     NO_CODE = 0xFFFF
 
 
-cdef struct Entry:
-    uint64_t low               # own | next << 25, + 1; 0 marks an empty slot
-    uint64_t high              # mate | last << 25
-    int16_t score
-    int16_t depth
-    uint8_t bound
-    uint16_t code
-    uint16_t generation
-
-
+# The table's two-word key: the mover's and the next player's cubes, then the team-mate's and
+# the last player's (25 bits each).
 cdef inline uint64_t low_key(const Roles* p) noexcept nogil:
-    return (<uint64_t>p.cubes[0] | (<uint64_t>p.cubes[1] << 25)) + 1
+    return <uint64_t>p.cubes[0] | (<uint64_t>p.cubes[1] << 25)
 
 
 cdef inline uint64_t high_key(const Roles* p) noexcept nogil:
@@ -48,39 +45,37 @@ cdef class TeamEngine:
     """Search state for one board size: transposition table, limits, counters."""
     cdef const Geometry* g
     cdef readonly int size
-    cdef Entry* table
-    cdef uint64_t bucket_mask
-    cdef readonly uint64_t entries
-    cdef uint16_t generation
+    cdef Table table
     cdef readonly uint64_t nodes
     cdef uint64_t node_limit
     cdef double deadline
     cdef readonly bint stopped
     cdef int32_t history[MAX_CODES]
-    cdef readonly int root_code
+    cdef readonly int root_move
 
     def __cinit__(self, int size, double tt_mib):
-        cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
         self.g = geometry_of(size)
         self.size = size
-        self.table = <Entry*>malloc(buckets * 2 * sizeof(Entry))
-        if self.table == NULL:
+        if table_allocate(&self.table, tt_mib) != 0:
             raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
-        self.entries = buckets * 2
-        self.bucket_mask = buckets - 1
         self.clear()
 
     def __dealloc__(self):
-        free(self.table)
+        table_free(&self.table)
+
+    @property
+    def entries(self):
+        """Entries of the transposition table."""
+        return self.table.size
 
     def clear(self):
-        memset(self.table, 0, self.entries * sizeof(Entry))
+        table_clear(&self.table)
         memset(self.history, 0, sizeof(self.history))
-        self.generation = 0
 
     def search(self, roles, int depth, double seconds, uint64_t node_limit,
                uint64_t nodes_before=0):
-        """One root search to `depth`; returns the score (meaningless if `stopped`)."""
+        """One root search of `roles` to `depth`; returns the score (meaningless if
+        `stopped`). `root_move` is then the best move code found, or -1."""
         cdef Roles p
         cdef int score, role
         for role in range(4):
@@ -89,8 +84,8 @@ cdef class TeamEngine:
         self.node_limit = node_limit
         self.deadline = now() + seconds if seconds > 0 else 0
         self.stopped = False
-        self.root_code = NO_CODE
-        self.generation += 1
+        self.root_move = -1
+        table_new_search(&self.table)
         watch_interrupts()
         try:
             with nogil:
@@ -99,46 +94,39 @@ cdef class TeamEngine:
             stop_watching()
         return score
 
-    def table_code(self, roles):
+    def table_move(self, roles):
         """The best move code stored for a position, or -1."""
         cdef Roles p
         cdef int role
         for role in range(4):
             p.cubes[role] = roles[role]
         cdef Entry* entry = self._probe(&p)
-        return -1 if entry == NULL or entry.code == NO_CODE else entry.code
+        return -1 if entry == NULL or entry.move == NO_CODE else entry.move
 
     cdef inline Entry* _probe(self, const Roles* p) noexcept nogil:
-        cdef uint64_t low = low_key(p), high = high_key(p)
-        cdef Entry* bucket = &self.table[2 * (mix64(low ^ mix64(high)) & self.bucket_mask)]
-        if bucket[0].low == low and bucket[0].high == high:
-            return &bucket[0]
-        if bucket[1].low == low and bucket[1].high == high:
-            return &bucket[1]
-        return NULL
+        return table_probe(&self.table, low_key(p), high_key(p))
 
     cdef inline void _store(self, const Roles* p, int depth, int ply, int score, int bound,
                             int code) noexcept nogil:
-        cdef uint64_t low = low_key(p), high = high_key(p)
-        cdef Entry* bucket = &self.table[2 * (mix64(low ^ mix64(high)) & self.bucket_mask)]
-        cdef Entry* slot
-        if ((bucket[0].low == low and bucket[0].high == high) or bucket[0].low == 0
-                or depth >= bucket[0].depth or bucket[0].generation != self.generation):
-            slot = &bucket[0]
-        else:
-            slot = &bucket[1]
-        slot.low = low
-        slot.high = high
-        slot.score = <int16_t>to_table(score, ply)
-        slot.depth = <int16_t>depth
-        slot.bound = <uint8_t>bound
-        slot.code = <uint16_t>code
-        slot.generation = self.generation
+        table_store(&self.table, low_key(p), high_key(p), depth, ply, score, bound, code)
+
+    cdef bint _wins_at_once(self, const Roles* p) noexcept nogil:
+        """Whether the team to move has a move that completes only its own line."""
+        cdef Roles child
+        cdef int code
+        if must_pass(self.g, p):
+            return False
+        for code in range(2 * self.g.move_count):
+            if is_legal_code(self.g, code, p):
+                play_code(self.g, code, p, &child)
+                if team_status(self.g, &child) < 0:
+                    return True
+        return False
 
     cdef int _search(self, const Roles* p, int depth, int ply, int alpha, int beta) noexcept nogil:
         cdef const Geometry* g = self.g
         cdef int original_alpha = alpha, score, best = -INFINITE, best_code = NO_CODE
-        cdef int count = 0, i, j, code, tt_code = NO_CODE, key_i, status
+        cdef int count = 0, i, code, tt_code = NO_CODE, status
         cdef Entry* entry
         cdef Roles child
         cdef int codes[MAX_CODES]
@@ -160,7 +148,7 @@ cdef class TeamEngine:
 
         entry = self._probe(p)
         if entry != NULL:
-            tt_code = entry.code
+            tt_code = entry.move
             if ply > 0 and entry.depth >= depth:
                 score = from_table(entry.score, ply)
                 if entry.bound == EXACT:
@@ -184,30 +172,22 @@ cdef class TeamEngine:
                 status = team_status(g, &child)
                 if status < 0:                      # only our line: a win
                     if ply == 0:
-                        self.root_code = code
+                        self.root_move = code
                     self._store(p, MAX_DEPTH, ply, MATE - (ply + 1), EXACT, code)
                     return MATE - (ply + 1)
                 losing[count] = status > 0          # the other team's line: a loss
                 codes[count] = code
-                if losing[count]:
-                    order[count] = -1000000
-                elif code == tt_code:
-                    order[count] = 1000000
-                else:
-                    order[count] = self.history[code]
+                order[count] = order_key(
+                    losing[count], code == tt_code, self.history[code],
+                    not losing[count] and code != tt_code and depth >= THREAT_DEPTH
+                    and self._wins_at_once(&child))
                 count += 1
 
         if depth <= 0:
             return evaluate(g, team_cubes(p), other_team_cubes(p))
 
         for i in range(count):
-            key_i = i
-            for j in range(i + 1, count):
-                if order[j] > order[key_i]:
-                    key_i = j
-            codes[i], codes[key_i] = codes[key_i], codes[i]
-            order[i], order[key_i] = order[key_i], order[i]
-            losing[i], losing[key_i] = losing[key_i], losing[i]
+            bring_next(i, count, codes, order, losing)
             code = codes[i]
             if losing[i]:
                 score = -(MATE - (ply + 1))
@@ -225,7 +205,7 @@ cdef class TeamEngine:
                 best = score
                 best_code = code
                 if ply == 0:
-                    self.root_code = code
+                    self.root_move = code
             if score > alpha:
                 alpha = score
             if alpha >= beta:
@@ -243,7 +223,6 @@ cdef class TeamEngine:
 
 
 PASS_CODE = PASS_MOVE
-NONE_CODE = NO_CODE
 MATE_SCORE = MATE
 PROVEN_BOUND = MATE_BOUND
 DEPTH_LIMIT = MAX_DEPTH

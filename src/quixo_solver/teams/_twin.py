@@ -7,14 +7,20 @@ None is a pass.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, cast
+
 from ..errors import DepthError, PositionError
 from ..geometry import check_size
+
+if TYPE_CHECKING:
+    from ._rules import Move, Roles
 
 BLANK = -1
 OWN, NEXT, MATE, LAST = range(4)
 
 
-def _grid(size: int, roles) -> list[list[int]]:
+def _grid(size: int, roles: Roles) -> list[list[int]]:
     check_size(size)
     check_roles(size, roles)
     grid = [[BLANK] * size for _ in range(size)]
@@ -26,17 +32,17 @@ def _grid(size: int, roles) -> list[list[int]]:
     return grid
 
 
-def _roles(grid) -> tuple[int, int, int, int]:
+def _roles(grid: list[list[int]]) -> Roles:
     size = len(grid)
     masks = [0, 0, 0, 0]
     for row in range(size):
         for col in range(size):
             if grid[row][col] != BLANK:
                 masks[grid[row][col]] |= 1 << ((size - 1 - row) * size + col)
-    return tuple(masks)
+    return cast("Roles", tuple(masks))
 
 
-def check_roles(size: int, roles) -> None:
+def check_roles(size: int, roles: Sequence[object]) -> None:
     full = (1 << (size * size)) - 1
     if len(roles) != 4:
         raise PositionError("a four-player position has four masks")
@@ -49,7 +55,7 @@ def check_roles(size: int, roles) -> None:
         seen |= cubes
 
 
-def _lines(grid):
+def _lines(grid: list[list[int]]) -> Iterator[list[int]]:
     size = len(grid)
     yield from grid
     yield from ([grid[r][c] for r in range(size)] for c in range(size))
@@ -57,11 +63,11 @@ def _lines(grid):
     yield [grid[i][size - 1 - i] for i in range(size)]
 
 
-def _team_shows_line(grid, team_roles) -> bool:
+def _team_shows_line(grid: list[list[int]], team_roles: tuple[int, int]) -> bool:
     return any(all(cell in team_roles for cell in line) for line in _lines(grid))
 
 
-def _status(grid) -> int:
+def _status(grid: list[list[int]]) -> int:
     """+1 when the team to move shows a line, -1 when only the other team does, else 0."""
     if _team_shows_line(grid, (OWN, MATE)):
         return 1
@@ -70,11 +76,11 @@ def _status(grid) -> int:
     return 0
 
 
-def _grid_moves(grid):
+def _grid_moves(grid: list[list[int]]) -> list[Move]:
     size = len(grid)
     if _status(grid) != 0:
         return []
-    result = []
+    result: list[tuple[int, int, bool]] = []
     for row in range(size):
         for col in range(size):
             on_edge = row in (0, size - 1) or col in (0, size - 1)
@@ -86,10 +92,10 @@ def _grid_moves(grid):
                 target = (size - 1 - end_row) * size + end_col
                 result += [(source, target, False), (source, target, True)]
     result.sort()
-    return result if result else [None]
+    return cast("list[Move]", result) if result else [None]
 
 
-def _grid_play(grid, move):
+def _grid_play(grid: list[list[int]], move: Move) -> list[list[int]]:
     size = len(grid)
     new = [list(cells) for cells in grid]
     if move is not None:
@@ -108,33 +114,33 @@ def _grid_play(grid, move):
     return [[BLANK if cell == BLANK else (cell - 1) % 4 for cell in cells] for cells in new]
 
 
-def _walk(start, stop):
+def _walk(start: int, stop: int) -> range:
     step = 1 if stop >= start else -1
     return range(start, stop + step, step)
 
 
-def legal_moves(size, roles):
+def legal_moves(size: int, roles: Roles) -> list[Move]:
     """Every legal move, sorted by (source, target, to_mate); [None] when the player must
     pass; [] when the game is over."""
     return _grid_moves(_grid(size, roles))
 
 
-def play_move(size, roles, move):
+def play_move(size: int, roles: Roles, move: Move) -> Roles:
     return _roles(_grid_play(_grid(size, roles), move))
 
 
-def position_status(size, roles):
+def position_status(size: int, roles: Roles) -> int:
     return _status(_grid(size, roles))
 
 
-def perft(size, roles, depth, threads=0):
+def perft(size: int, roles: Roles, depth: int, threads: int = 0) -> int:
     grid = _grid(size, roles)
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
     return _grid_perft(grid, depth)
 
 
-def _grid_perft(grid, depth):
+def _grid_perft(grid: list[list[int]], depth: int) -> int:
     if depth == 0:
         return 1
     total = 0

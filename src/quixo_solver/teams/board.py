@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import geometry
 from ..baseboard import TEAMS, BaseBoard, LegalMoves, check_board
@@ -18,6 +19,9 @@ from .._perft import perft as any_board_perft
 from ..notation import parse_square, square_name
 from . import notation
 from ._backend import engine
+
+if TYPE_CHECKING:
+    from ._rules import Move as RawMove
 
 
 @dataclass(frozen=True, order=True)
@@ -47,15 +51,18 @@ class TeamMove:
         does not exist on this board."""
         if self.is_pass:
             return None
-        source, target = parse_square(size, self.source), parse_square(size, self.target)
+        # not a pass: both squares are named (parse_square refuses anything but a name)
+        source = parse_square(size, cast(str, self.source))
+        target = parse_square(size, cast(str, self.target))
         if (source, target) not in geometry.moves(size):
             raise MoveError(f"{self} is not a move on a {size}x{size} board: the cube must come "
                             "from the border and re-enter at another end of its row or column")
         return source, target, self.to_mate
 
     def __str__(self) -> str:
-        return notation.PASS if self.is_pass else self.source + self.target + (
-            "+" if self.to_mate else "")
+        if self.is_pass:
+            return notation.PASS
+        return cast(str, self.source) + cast(str, self.target) + ("+" if self.to_mate else "")
 
     def __repr__(self) -> str:
         return f"TeamMove.from_text({str(self)!r})"
@@ -69,30 +76,32 @@ class TeamBoard(BaseBoard):
 
     players = 4
     move_type = TeamMove
+    cubes: tuple[int, ...]
+    to_move: int
 
     # -- the variant's primitives (baseboard.py) -----------------------------------------------
-    def _state(self) -> tuple:
+    def _state(self) -> tuple[int, tuple[int, ...], int]:
         return (self.size, self.cubes, self.to_move)
 
-    def _restore(self, state: tuple) -> None:
+    def _restore(self, state: tuple[Any, ...]) -> None:
         self.size, cubes, self.to_move = state
         self.cubes = tuple(cubes)           # by the player each dot points at: X1, O1, X2, O2
 
-    def _empty(self, size: int) -> tuple:
+    def _empty(self, size: int) -> tuple[int, tuple[int, int, int, int], int]:
         return (size, (0, 0, 0, 0), 0)
 
-    def _parse(self, text: str) -> tuple:
+    def _parse(self, text: str) -> tuple[int, tuple[int, int, int, int], int]:
         return notation.parse_position(text)
 
-    def _legal_raw(self) -> list:
+    def _legal_raw(self) -> list[RawMove]:
         return engine.legal_moves(self.size, self.roles)
 
-    def _move_of(self, raw) -> TeamMove:
+    def _move_of(self, raw: RawMove) -> TeamMove:
         if raw is None:
             return TeamMove.null()
         return TeamMove(square_name(self.size, raw[0]), square_name(self.size, raw[1]), raw[2])
 
-    def _checked(self, move: TeamMove):
+    def _checked(self, move: TeamMove) -> RawMove:
         """The engine's form of a legal move; MoveError (IllegalMoveError) otherwise."""
         raw = move.squares(self.size)
         legal = engine.legal_moves(self.size, self.roles)
@@ -103,13 +112,14 @@ class TeamBoard(BaseBoard):
                 raise IllegalMoveError(f"{self.turn} may pass only with no cube to take")
             if legal == [None]:
                 raise IllegalMoveError(f"{self.turn} has no cube to take and must pass")
+            assert move.source is not None   # raw is not None: move.squares named it
             owner = self.cell(move.source)
             raise IllegalMoveError(f"{move}: {self.turn} may take only a blank cube or one "
                                    f"whose dot points at {self.turn}, not {owner!r} at "
                                    f"{move.source}")
         return raw
 
-    def _play(self, raw) -> None:
+    def _play(self, raw: RawMove) -> None:
         roles = engine.play_move(self.size, self.roles, raw)
         to_move = (self.to_move + 1) % 4
         self._restore((self.size, notation.from_roles(roles, to_move), to_move))

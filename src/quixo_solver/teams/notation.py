@@ -14,6 +14,7 @@ last player's. A move hands the turn on, which turns role r into role r - 1.
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..errors import MoveError, PositionError
 from ..limits import shorten
@@ -43,7 +44,7 @@ def parse_position(text: str) -> tuple[int, tuple[int, int, int, int], int]:
         if cell != ".":
             row, col = divmod(index, size)
             cubes[CELL_OF_PLAYER.index(cell)] |= 1 << ((size - 1 - row) * size + col)
-    return size, tuple(cubes), PLAYERS.index(turn)
+    return size, cast("tuple[int, int, int, int]", tuple(cubes)), PLAYERS.index(turn)
 
 
 def format_position(size: int, cubes: tuple[int, ...], to_move: int) -> str:
@@ -60,11 +61,13 @@ def format_position(size: int, cubes: tuple[int, ...], to_move: int) -> str:
 
 def to_roles(cubes: tuple[int, ...], to_move: int) -> tuple[int, int, int, int]:
     """Masks by role (own, next, mate, last) seen from the player to move."""
-    return tuple(cubes[(to_move + role) % 4] for role in range(4))
+    return cast("tuple[int, int, int, int]",
+                tuple(cubes[(to_move + role) % 4] for role in range(4)))
 
 
 def from_roles(roles: tuple[int, ...], to_move: int) -> tuple[int, int, int, int]:
-    return tuple(roles[(player - to_move) % 4] for player in range(4))
+    return cast("tuple[int, int, int, int]",
+                tuple(roles[(player - to_move) % 4] for player in range(4)))
 
 
 def parse_move(text: str) -> tuple[str, str, bool] | None:

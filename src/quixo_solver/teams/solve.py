@@ -19,7 +19,7 @@ from ..notation import square_name
 from ..limits import check_table_mib
 from ..tablebase import values
 from ..baseboard import check_board
-from ..search import (SearchResult, _preference, analyze_moves, check_limits, deepen,
+from ..search import (SearchResult, _preference, analyze_moves, check_limits, iterate,
                       seen_by_mover)
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
@@ -89,39 +89,10 @@ class TeamSolver:
             return self.table_result(board)
         return self._iterate(board, depth, time, nodes)
 
-    def _iterate(self, board, depth, seconds, nodes) -> SearchResult:
-        engine = self._engine(board.size)
-        engine.clear()
-        roles = board.roles
-        result = deepen(
-            lambda iteration, left, spent: engine.search(roles, iteration, left, nodes or 0,
-                                                         spent),
-            engine, lambda score, iteration: self._result_of(board, engine, score, iteration),
-            depth, seconds, nodes)
-        if result.best_move is None and engine.root_code != _team_search.NONE_CODE:
-            result.best_move = _move_of(board.size, engine.root_code)
-        if result.best_move is None:
-            result.best_move = next(iter(board.legal_moves))
-        return result
-
-    def _result_of(self, board, engine, score, depth) -> SearchResult:
-        value, plies = "unknown", None
-        if abs(score) >= _team_search.PROVEN_BOUND:
-            mate_plies = _team_search.MATE_SCORE - abs(score)
-            if mate_plies <= depth:
-                value, plies = ("win" if score > 0 else "loss"), mate_plies
-        best = (_move_of(board.size, engine.root_code)
-                if engine.root_code != _team_search.NONE_CODE else None)
-        line, child = [], board.copy(stack=False)
-        for _ in range(depth):
-            if child.is_game_over():
-                break
-            code = engine.table_code(child.roles)
-            if code < 0:
-                break
-            line.append(_move_of(board.size, code))
-            child.push(line[-1])
-        return SearchResult(value, plies, best, line, depth=depth, score=score)
+    def _iterate(self, board: TeamBoard, depth: int | None, seconds: float | None,
+                 nodes: int | None) -> SearchResult:
+        return iterate(board, self._engine(board.size), lambda b: b.roles,
+                       lambda code: _move_of(board.size, code), depth, seconds, nodes)
 
     def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:

@@ -1,0 +1,93 @@
+"""Two source trees side by side in one run: the same measurements on each, interleaved, so
+that the machine's load falls on both alike (issue 13: a redesign must not slow anything).
+
+    python benchmarks/compare_trees.py BEFORE_SRC AFTER_SRC [--repeat 5]
+
+Each SRC is a folder holding built packages (`python setup.py build_ext --inplace` in its
+checkout): for example a `git worktree` of the older commit and this checkout's `src`. Every
+measurement runs in a fresh process with that SRC first on the path. Prints the median of
+each measurement for both trees and the ratio after / before (below 1.03: no slowdown over 3%).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+MEASUREMENTS = {
+    "perft 5x5 depth 5 (s)": """
+from quixo_solver import Board, perft
+started = time.perf_counter()
+assert perft(Board(size=5), 5) == 118928388
+result = time.perf_counter() - started
+""",
+    "4x4 build, 2 threads (s)": """
+import tempfile
+from quixo_solver.tablebase import build
+with tempfile.TemporaryDirectory() as folder:
+    started = time.perf_counter()
+    build(folder, 4, progress=False)
+    result = time.perf_counter() - started
+""",
+    "search 5x5 nodes/s (two players)": """
+from quixo_solver import Board, Solver
+solver, nodes, seconds = Solver(tt_mib=64), 0, 0.0
+for position in ["...../...../...../...../..... X", "X.O../.X.../..O../...../O...X X",
+                 "XO.OX/.XOX./O.X.O/.OXO./XO.OX O"]:
+    found = solver.solve(Board(position), depth=7)
+    nodes, seconds = nodes + found.nodes, seconds + found.seconds
+result = nodes / seconds
+""",
+    "search 5x5 nodes/s (four players)": """
+from quixo_solver.teams import TeamBoard
+from quixo_solver.teams.solve import TeamSolver
+found = TeamSolver(tt_mib=64).solve(TeamBoard(size=5), depth=5)
+result = found.nodes / found.seconds
+""",
+    "Qwixx single-player table solve (s)": """
+from qwixx_stats.solitaire import solve_table
+started = time.perf_counter()
+solve_table()
+result = time.perf_counter() - started
+""",
+}
+
+
+def measure(src: str, code: str) -> float:
+    program = "import time\n" + code + "\nprint(repr(result))\n"
+    environment = dict(os.environ, PYTHONPATH=src)
+    output = subprocess.run([sys.executable, "-c", program], env=environment, check=True,
+                            capture_output=True, text=True).stdout
+    return float(output.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("before")
+    parser.add_argument("after")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", help="run only the measurements whose name contains this")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    for name, code in MEASUREMENTS.items():
+        if args.only and args.only not in name:
+            continue
+        before, after = [], []
+        for _ in range(args.repeat):          # interleaved: before, after, before, ...
+            before.append(measure(args.before, code))
+            after.append(measure(args.after, code))
+        b, a = statistics.median(before), statistics.median(after)
+        # ratio of costs: for a rate (nodes/s), before / after; for a time, after / before
+        ratio = b / a if "/s" in name else a / b
+        rows.append({"measurement": name, "before": b, "after": a, "cost_ratio": ratio,
+                     "before_runs": before, "after_runs": after})
+        print(f"{name:<40} before {b:>12.4g}  after {a:>12.4g}  cost after/before "
+              f"{ratio:.3f}", flush=True)
+    if args.json:
+        print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+# The transposition table of both searches (two and four players), as connect4 keeps its
+# TranspositionTable apart from its Solver.
+#
+# A position's key is two 64-bit words (two players: the packed position and 0; four players:
+# the four role masks, two to a word), stored whole, so that an entry never answers for another
+# position. Buckets of two entries: slot 0 keeps the deepest result of the current search,
+# slot 1 takes everything else. An entry takes 32 bytes and the table is aligned to 64, so
+# that a bucket is one cache line: a probe costs one miss. Mate scores are stored relative to the node (_mate.pxd
+# to_table), so that an entry stays right wherever the position recurs.
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memset
+
+from .._engine cimport mix64
+from ._mate cimport table_buckets, to_table
+
+cdef struct Entry:              # 32 bytes
+    uint64_t low                # key word 0, + 1: 0 marks an empty slot
+    uint64_t high               # key word 1
+    int16_t score
+    int8_t depth
+    uint8_t bound
+    uint16_t move               # as the search numbers its moves; it says which is "none"
+    uint16_t generation
+    uint64_t padding            # to 32 bytes: two entries fill a cache line
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(_WIN32)
+    #include <malloc.h>
+    static void* quixo_aligned_alloc(size_t size) { return _aligned_malloc(size, 64); }
+    static void quixo_aligned_free(void* p) { _aligned_free(p); }
+    #else
+    static void* quixo_aligned_alloc(size_t size) {
+        void* p = NULL;
+        return posix_memalign(&p, 64, size) == 0 ? p : NULL;
+    }
+    static void quixo_aligned_free(void* p) { free(p); }
+    #endif
+    """
+    void* quixo_aligned_alloc(size_t size) nogil
+    void quixo_aligned_free(void* p) nogil
+
+cdef struct Table:
+    Entry* entries
+    uint64_t bucket_mask
+    uint64_t size               # entries
+    uint16_t generation
+
+
+cdef inline int table_allocate(Table* t, double tt_mib) noexcept nogil:
+    """Room for the most entries that fit in `tt_mib` MiB; -1 if the memory is refused."""
+    cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
+    t.entries = <Entry*>quixo_aligned_alloc(buckets * 2 * sizeof(Entry))
+    if t.entries == NULL:
+        return -1
+    t.size = buckets * 2
+    t.bucket_mask = buckets - 1
+    table_clear(t)
+    return 0
+
+
+cdef inline void table_free(Table* t) noexcept nogil:
+    quixo_aligned_free(t.entries)
+    t.entries = NULL
+
+
+cdef inline void table_clear(Table* t) noexcept nogil:
+    memset(t.entries, 0, t.size * sizeof(Entry))
+    t.generation = 0
+
+
+cdef inline void table_new_search(Table* t) noexcept nogil:
+    t.generation += 1
+
+
+cdef inline Entry* table_probe(Table* t, uint64_t low, uint64_t high) noexcept nogil:
+    """The entry of the position keyed (low, high), or NULL. Keys have low < 2**64 - 1."""
+    cdef Entry* bucket = &t.entries[2 * (mix_key(low, high) & t.bucket_mask)]
+    low += 1
+    if bucket[0].low == low and bucket[0].high == high:
+        return &bucket[0]
+    if bucket[1].low == low and bucket[1].high == high:
+        return &bucket[1]
+    return NULL
+
+
+cdef inline void table_store(Table* t, uint64_t low, uint64_t high, int depth, int ply,
+                             int score, int bound, int move) noexcept nogil:
+    cdef Entry* bucket = &t.entries[2 * (mix_key(low, high) & t.bucket_mask)]
+    cdef Entry* slot
+    low += 1
+    if ((bucket[0].low == low and bucket[0].high == high) or bucket[0].low == 0
+            or depth >= bucket[0].depth or bucket[0].generation != t.generation):
+        slot = &bucket[0]
+    else:
+        slot = &bucket[1]
+    slot.low = low
+    slot.high = high
+    slot.score = <int16_t>to_table(score, ply)
+    slot.depth = <int8_t>depth
+    slot.bound = <uint8_t>bound
+    slot.move = <uint16_t>move
+    slot.generation = t.generation
+
+
+cdef inline uint64_t mix_key(uint64_t low, uint64_t high) noexcept nogil:
+    # splitmix64's finaliser on each word: a bijection that spreads positions over 64 bits
+    return mix64(low ^ mix64(high))
