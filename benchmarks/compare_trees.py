@@ -16,10 +16,10 @@ import subprocess
 import sys
 
 MEASUREMENTS = {
-    "perft 5x5 depth 5 (s)": """
+    "perft 5x5 depth 6 (s)": """
 from quixo_solver import Board, perft
 started = time.perf_counter()
-assert perft(Board(size=5), 5) == 118928388
+assert perft(Board(size=5), 6) == 4422929160
 result = time.perf_counter() - started
 """,
     "4x4 build, 2 threads (s)": """
@@ -35,7 +35,7 @@ from quixo_solver import Board, Solver
 solver, nodes, seconds = Solver(tt_mib=64), 0, 0.0
 for position in ["...../...../...../...../..... X", "X.O../.X.../..O../...../O...X X",
                  "XO.OX/.XOX./O.X.O/.OXO./XO.OX O"]:
-    found = solver.solve(Board(position), depth=7)
+    found = solver.solve(Board(position), depth=8)
     nodes, seconds = nodes + found.nodes, seconds + found.seconds
 result = nodes / seconds
 """,

@@ -24,3 +24,12 @@ def test_known_codes():
     assert [values.encode(values.WIN, k) for k in (0, 1, 7)] == [1, 3, 15]
     assert [values.encode(values.LOSS, k) for k in (0, 1, 7)] == [2, 4, 16]
     assert values.plies_of(0) is None and values.plies_of(15) == 7 == values.plies_of(16)
+
+
+def test_the_generators_working_word_has_one_layout():
+    from quixo_solver.tablebase import _retro
+
+    assert _retro.WORKING_WORD == {"CODE_BITS": values.CODE_BITS, "CODE_MASK": values.CODE_MASK,
+                                   "ONE_MOVE": values.ONE_MOVE,
+                                   "NO_OWN_MOVES": values.NO_OWN_MOVES}
+    assert values.CODE_MASK + 1 == values.ONE_MOVE and 44 * values.ONE_MOVE < values.NO_OWN_MOVES

@@ -104,6 +104,17 @@ cdef inline int popcount(mask_t x) noexcept nogil:
     return quixo_popcount(x)
 
 
+cdef inline bint near_line(const Geometry* g, mask_t cubes) noexcept nogil:
+    """Whether some line holds all but at most one of its squares in `cubes`: a move can
+    complete a line for these cubes only then (a push changes the pushed line's cells, whose
+    other N - 1 cubes only shift, and one cell of every other line)."""
+    cdef int i
+    for i in range(g.line_count):
+        if popcount(cubes & g.lines[i]) >= g.size - 1:
+            return True
+    return False
+
+
 cdef inline int count_moves(const Geometry* g, mask_t opponent) noexcept nogil:
     """Legal moves of a position that is not over: every border cube not the opponent's."""
     return 3 * popcount(g.edges & ~opponent) + 2 * popcount(g.corners & ~opponent)

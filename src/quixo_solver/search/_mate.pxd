@@ -8,6 +8,8 @@
 from libc.stdint cimport uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from .._interrupt cimport interrupted
+
 cdef enum:
     MATE = 30000
     MATE_BOUND = 28000      # |score| >= MATE_BOUND: a proven win or loss
@@ -50,3 +52,20 @@ cdef inline uint64_t table_buckets(double tt_mib, size_t bucket_bytes) noexcept 
     while buckets < (<uint64_t>1 << 40) and buckets * 2 * bucket_bytes <= tt_mib * 1024 * 1024:
         buckets *= 2
     return buckets
+
+
+cdef inline bint out_of_budget(uint64_t nodes, uint64_t node_limit, double deadline) noexcept nogil:
+    """Every CHECK_EVERY + 1 nodes: whether the node limit, the deadline or Ctrl-C stops the
+    search."""
+    return (nodes & CHECK_EVERY) == 0 and (
+        (node_limit != 0 and nodes >= node_limit) or (deadline > 0 and now() > deadline)
+        or interrupted())
+
+
+cdef inline bint mate_distance_prunes(int ply, int alpha, int* beta) noexcept nogil:
+    """No line is shorter than winning with the next move: lower `beta` to that; True if the
+    window closes."""
+    if beta[0] > MATE - (ply + 1):
+        beta[0] = MATE - (ply + 1)
+        return alpha >= beta[0]
+    return False

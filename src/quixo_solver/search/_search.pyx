@@ -28,19 +28,19 @@ from ..tablebase.files import CorruptTableError
 quixo_crc_fill()
 
 from .._engine cimport (
-    MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, pack, play,
+    MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, near_line, pack, play,
     popcount,
 )
 from ..tablebase._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
 from ._heuristic cimport evaluate
 from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
 from ..tablebase._index cimport class_index
-from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH, UPPER,
-                     from_table, now)
+from .._interrupt cimport stop_watching, watch_interrupts
+from ._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_distance_prunes, now,
+                     out_of_budget)
 from ._ordering cimport THREAT_DEPTH, bring_next, order_key
-from ._table cimport (Entry, Table, table_allocate, table_clear, table_free, table_new_search,
-                      table_probe, table_store)
+from ._table cimport (Entry, Table, bound_of, table_allocate, table_clear, table_cutoff,
+                      table_free, table_new_search, table_probe, table_store)
 
 cdef class Engine:
     """Search state for one board size: the transposition table, the tables to probe, the
@@ -190,6 +190,8 @@ cdef class Engine:
         cdef const Geometry* g = self.g
         cdef mask_t child_mover, child_opponent
         cdef int move
+        if not near_line(g, mover):
+            return False
         for move in range(g.move_count):
             if is_legal(g, move, opponent):
                 play(g, move, mover, opponent, &child_mover, &child_opponent)
@@ -210,10 +212,8 @@ cdef class Engine:
         cdef bint losing[MAX_MOVES]
 
         self.nodes += 1
-        if (self.nodes & CHECK_EVERY) == 0:
-            if (self.node_limit and self.nodes >= self.node_limit) or (
-                    self.deadline > 0 and now() > self.deadline) or interrupted():
-                self.stopped = True
+        if out_of_budget(self.nodes, self.node_limit, self.deadline):
+            self.stopped = True
         if self.stopped:
             return 0
 
@@ -222,23 +222,14 @@ cdef class Engine:
             if found:
                 return score
 
-        # No line is shorter than winning with the next move.
-        if beta > MATE - (ply + 1):
-            beta = MATE - (ply + 1)
-            if alpha >= beta:
-                return beta
+        if mate_distance_prunes(ply, alpha, &beta):
+            return beta
 
         entry = self._probe_table(mover, opponent)
         if entry != NULL:
             tt_move = entry.move
-            if ply > 0 and entry.depth >= depth:
-                score = from_table(entry.score, ply)
-                if entry.bound == EXACT:
-                    return score
-                if entry.bound == LOWER and score >= beta:
-                    return score
-                if entry.bound == UPPER and score <= alpha:
-                    return score
+        if table_cutoff(entry, depth, ply, alpha, beta, &score):
+            return score
 
         # Generate the moves; a move that wins at once ends the search of this node.
         for move in range(g.move_count):
@@ -293,12 +284,8 @@ cdef class Engine:
                 self.history[move] += depth * depth
                 break
 
-        if best >= beta:
-            self._store(mover, opponent, depth, ply, best, LOWER, best_move)
-        elif best > original_alpha:
-            self._store(mover, opponent, depth, ply, best, EXACT, best_move)
-        else:
-            self._store(mover, opponent, depth, ply, best, UPPER, best_move)
+        self._store(mover, opponent, depth, ply, best, bound_of(best, original_alpha, beta),
+                    best_move)
         return best
 
 

@@ -11,7 +11,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memset
 
 from .._engine cimport mix64
-from ._mate cimport table_buckets, to_table
+from ._mate cimport EXACT, LOWER, UPPER, from_table, table_buckets, to_table
 
 cdef struct Entry:              # 32 bytes
     uint64_t low                # key word 0, + 1: 0 marks an empty slot
@@ -104,6 +104,28 @@ cdef inline void table_store(Table* t, uint64_t low, uint64_t high, int depth, i
     slot.generation = t.generation
 
 
+cdef inline bint table_cutoff(const Entry* entry, int depth, int ply, int alpha, int beta,
+                              int* score) noexcept nogil:
+    """Whether a table entry deep enough settles the node within (alpha, beta); `score`
+    receives its score, made relative to the root."""
+    if entry == NULL or ply == 0 or entry.depth < depth:
+        return False
+    score[0] = from_table(entry.score, ply)
+    return (entry.bound == EXACT or (entry.bound == LOWER and score[0] >= beta)
+            or (entry.bound == UPPER and score[0] <= alpha))
+
+
+cdef inline int bound_of(int best, int original_alpha, int beta) noexcept nogil:
+    """What a node's best score is: a lower bound (it failed high), exact, or an upper bound
+    (it failed low)."""
+    if best >= beta:
+        return LOWER
+    if best > original_alpha:
+        return EXACT
+    return UPPER
+
+
 cdef inline uint64_t mix_key(uint64_t low, uint64_t high) noexcept nogil:
-    # splitmix64's finaliser on each word: a bijection that spreads positions over 64 bits
-    return mix64(low ^ mix64(high))
+    # the high word spread by a multiplication (0 for two players: nothing to pay), then
+    # splitmix64's finaliser, a bijection that spreads positions over 64 bits
+    return mix64(low ^ (high * 0x9E3779B97F4A7C15ULL))

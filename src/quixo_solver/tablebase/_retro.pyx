@@ -32,7 +32,8 @@ import numpy as np
 
 from .._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
+from ._value_code cimport (CODE_BITS, CODE_MASK, DRAW_CODE, NO_OWN_MOVES, ONE_MOVE, is_loss, is_win,
+                          loss_in, plies_of, win_in)
 from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
 from ._index import subsets_in_order
 
@@ -60,12 +61,8 @@ cdef extern from *:
 
 DEF CHUNK = 16384
 DEF NO_PLIES = 0x7FFF
-DEF CODE_BITS = 10
-DEF CODE_MASK = 0x3FF
-DEF ONE_MOVE = 0x400
 DEF LONGEST_PLIES = 510     # the longest loss whose code fits in CODE_BITS (a win: 511)
 DEF OVERFLOW = 0x7FFFFFFF
-DEF NO_OWN_MOVES = 0xFC00   # a count no position has: "no internal move, settle me"
 
 
 cdef struct External:
@@ -426,3 +423,7 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     finally:
         stop_watching()
     return _longest(chunk_longest)
+
+
+WORKING_WORD = {"CODE_BITS": CODE_BITS, "CODE_MASK": CODE_MASK, "ONE_MOVE": ONE_MOVE,
+                "NO_OWN_MOVES": NO_OWN_MOVES}   # the layout the generator compiled with

@@ -12,6 +12,17 @@ from libc.stdint cimport uint16_t
 cdef enum:
     DRAW_CODE = 0
 
+# While the generator (_retro) solves a pair, each position is one uint16 working word: the
+# value code in the low CODE_BITS bits and, above them, the count of internal moves not yet
+# heard from (ONE_MOVE per move, at most 44); NO_OWN_MOVES is a count no position has ("no
+# internal move: settle me from the external children"). Codes need more than CODE_BITS only
+# for a win in more than 510 plies, which the build refuses.
+cdef enum:
+    CODE_BITS = 10
+    CODE_MASK = 0x3FF
+    ONE_MOVE = 0x400
+    NO_OWN_MOVES = 0xFC00
+
 
 cdef inline uint16_t win_in(int plies) noexcept nogil:
     return <uint16_t>(2 * plies + 1)

@@ -6,6 +6,13 @@ from __future__ import annotations
 from typing import cast
 
 WIN, DRAW, LOSS = 1, 0, -1
+
+# The generator's working word (_value_code.pxd): the code in the low CODE_BITS bits, the count
+# of internal moves not yet heard from above them.
+CODE_BITS = 10
+CODE_MASK = (1 << CODE_BITS) - 1
+ONE_MOVE = 1 << CODE_BITS
+NO_OWN_MOVES = 0xFFFF & ~CODE_MASK
 WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 

@@ -15,14 +15,14 @@ table entries hold wherever a position recurs.
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 
-from .._engine cimport MAX_MOVES, Geometry, geometry_of, mask_t
-from .._interrupt cimport interrupted, stop_watching, watch_interrupts
+from .._engine cimport MAX_MOVES, Geometry, geometry_of, mask_t, near_line
+from .._interrupt cimport stop_watching, watch_interrupts
 from ..search._heuristic cimport evaluate
-from ..search._mate cimport (CHECK_EVERY, EXACT, INFINITE, LOWER, MATE, MATE_BOUND, MAX_DEPTH,
-                             UPPER, from_table, now)
+from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_distance_prunes,
+                             now, out_of_budget)
 from ..search._ordering cimport THREAT_DEPTH, bring_next, order_key
-from ..search._table cimport (Entry, Table, table_allocate, table_clear, table_free,
-                              table_new_search, table_probe, table_store)
+from ..search._table cimport (Entry, Table, bound_of, table_allocate, table_clear, table_cutoff,
+                              table_free, table_new_search, table_probe, table_store)
 from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
@@ -114,7 +114,7 @@ cdef class TeamEngine:
         """Whether the team to move has a move that completes only its own line."""
         cdef Roles child
         cdef int code
-        if must_pass(self.g, p):
+        if must_pass(self.g, p) or not near_line(self.g, team_cubes(p)):
             return False
         for code in range(2 * self.g.move_count):
             if is_legal_code(self.g, code, p):
@@ -134,29 +134,19 @@ cdef class TeamEngine:
         cdef bint losing[MAX_CODES]
 
         self.nodes += 1
-        if (self.nodes & CHECK_EVERY) == 0:
-            if (self.node_limit and self.nodes >= self.node_limit) or (
-                    self.deadline > 0 and now() > self.deadline) or interrupted():
-                self.stopped = True
+        if out_of_budget(self.nodes, self.node_limit, self.deadline):
+            self.stopped = True
         if self.stopped:
             return 0
 
-        if beta > MATE - (ply + 1):
-            beta = MATE - (ply + 1)
-            if alpha >= beta:
-                return beta
+        if mate_distance_prunes(ply, alpha, &beta):
+            return beta
 
         entry = self._probe(p)
         if entry != NULL:
             tt_code = entry.move
-            if ply > 0 and entry.depth >= depth:
-                score = from_table(entry.score, ply)
-                if entry.bound == EXACT:
-                    return score
-                if entry.bound == LOWER and score >= beta:
-                    return score
-                if entry.bound == UPPER and score <= alpha:
-                    return score
+        if table_cutoff(entry, depth, ply, alpha, beta, &score):
+            return score
 
         # Generate; a move that completes only our team's line ends the node at once.
         if must_pass(g, p):
@@ -213,12 +203,7 @@ cdef class TeamEngine:
                     self.history[code] += depth * depth
                 break
 
-        if best >= beta:
-            self._store(p, depth, ply, best, LOWER, best_code)
-        elif best > original_alpha:
-            self._store(p, depth, ply, best, EXACT, best_code)
-        else:
-            self._store(p, depth, ply, best, UPPER, best_code)
+        self._store(p, depth, ply, best, bound_of(best, original_alpha, beta), best_code)
         return best
 
 
