@@ -165,6 +165,15 @@ cdef class ClassSide:
         return self.words
 
 
+cdef inline uint64_t chunk_end(Py_ssize_t chunk, uint64_t total) noexcept nogil:
+    """Where the loop over a chunk stops: after its last index, or at its first once Ctrl-C
+    was pressed (the caller then raises KeyboardInterrupt and nothing is kept)."""
+    cdef uint64_t start = chunk * CHUNK
+    if interrupted():
+        return start
+    return start + CHUNK if start + CHUNK < total else total
+
+
 cdef inline int _record(int32_t* longest, int plies) noexcept nogil:
     if plies > LONGEST_PLIES:
         longest[0] = OVERFLOW
@@ -210,9 +219,7 @@ cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
     cdef int moves
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
-        stop = index + CHUNK if index + CHUNK < total else total
-        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
-            stop = index
+        stop = chunk_end(chunk, total)
         occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
         offset = index % block_size
         while index < stop:
@@ -293,9 +300,7 @@ cdef void _pull_external_losses(ClassSide side, int threads,
     cdef int32_t plies
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
-        stop = index + CHUNK if index + CHUNK < total else total
-        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
-            stop = index
+        stop = chunk_end(chunk, total)
         block = <uint64_t>-1
         occupied = 0
         while index < stop:
@@ -325,9 +330,7 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
     cdef int32_t plies
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
-        stop = index + CHUNK if index + CHUNK < total else total
-        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
-            stop = index
+        stop = chunk_end(chunk, total)
         while index < stop:
             if side.words_view[index] == NO_OWN_MOVES:
                 occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
@@ -402,9 +405,7 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     try:
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
             index = chunk * CHUNK
-            stop = index + CHUNK if index + CHUNK < total else total
-            if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt, nothing is kept
-                stop = index
+            stop = chunk_end(chunk, total)
             block = <uint64_t>-1
             occupied = 0
             while index < stop:
