@@ -69,6 +69,7 @@ EXTENSIONS = [
     extension("quixo_solver._interrupt"),
     extension("quixo_solver._engine"),
     extension("quixo_solver.tablebase._index"),
+    extension("quixo_solver.tablebase._orbit_index"),
     extension("quixo_solver.tablebase._retro"),
     extension("quixo_solver.tablebase._verify"),
     extension("quixo_solver.search._search"),

@@ -187,7 +187,7 @@ def _data_offsets(path, every_block=False):
     header = files.read_header(path)
     if not every_block:
         return [header.data_offset]
-    length = header.positions * header.width
+    length = header.entries * header.width
     return [header.data_offset + start for start in range(0, length, header.block_bytes)]
 
 

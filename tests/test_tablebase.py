@@ -5,9 +5,12 @@ import shutil
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quixo_solver import Board
 from quixo_solver.tablebase import _index, _verify
+from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
 from quixo_solver.tablebase import (
     CorruptTableError,
     MissingTableError,
@@ -26,9 +29,17 @@ def totals(directory, size):
     return tuple(sum(c[key] for c in counts) for key in ("win", "loss", "draw"))
 
 
-def all_values(directory, size):
-    return np.concatenate([files.load_values(path)
-                           for path in sorted(directory.glob(f"quixo{size}x{size}-*.qtb"))])
+def raw_code_counts(directory, size):
+    """Raw positions per value code over every table of the size (entries weighed by the
+    positions of their orbits)."""
+    total = np.zeros(1, dtype=np.int64)
+    for path in sorted(directory.glob(f"quixo{size}x{size}-*.qtb")):
+        header = files.read_header(path)
+        counts = orbit_class(size, header.mover_count, header.opponent_count).code_counts(
+            files.load_values(path))
+        total = np.pad(total, (0, max(0, counts.size - total.size)))
+        total[:counts.size] += counts
+    return total
 
 
 def test_3x3_matches_the_published_solution(tables):
@@ -43,16 +54,51 @@ def test_4x4_matches_the_published_solution(tables):
     with Tablebase(tables) as tablebase:
         assert tablebase.probe_wdl(Board(size=4)) == 1
         assert tablebase.probe_plies(Board(size=4)) == 21
-    codes = all_values(tables, 4)
-    wins, losses = codes[codes & 1 == 1], codes[(codes & 1 == 0) & (codes > 0)]
-    assert (wins.max() - 1) // 2 == 21 and np.count_nonzero(wins == wins.max()) == 57
-    assert (losses.max() - 1) // 2 == 22 and np.count_nonzero(losses == losses.max()) == 8
+    counts = raw_code_counts(tables, 4)
+    wins, losses = np.flatnonzero(counts[1::2]), np.flatnonzero(counts[2::2])
+    assert wins.max() == 21 and counts[2 * 21 + 1] == 57          # code 2k + 1: win in k
+    assert losses.max() == 22 and counts[2 * 22 + 2] == 8          # code 2k + 2: loss in k
 
 
 def test_every_position_counts_once(tables):
     for size in (3, 4):
         assert sum(totals(tables, size)) == 3 ** (size * size)
     assert sum(totals(tables, 5)) == sum(unit.positions for unit in plan.units(5, 1))
+
+
+def test_each_entry_counts_for_its_orbit_and_holes_for_nothing(tables):
+    for size, blanks in ((3, None), (4, None), (5, 1)):
+        for unit in plan.units(size, blanks):
+            for a, b in unit.classes:
+                orbits = orbit_class(size, a, b)
+                values = files.load_values(tables / files.table_name(size, a, b))
+                assert orbits.code_counts(values).sum() == _index.class_size(size, a, b)
+                assert orbits.code_counts(np.ones_like(values)).sum() == \
+                    _index.class_size(size, a, b)
+                assert values.size == orbits.entries >= position_orbits(size, a, b)
+
+
+@settings(max_examples=300)
+@given(st.sampled_from((3, 4, 5)), st.data())
+def test_every_symmetric_form_of_a_board_gets_one_answer(tables, size, data):
+    cells = size * size
+    blanks = data.draw(st.integers(0, 1 if size == 5 else cells))
+    squares = data.draw(st.permutations(range(cells)))
+    mover_count = data.draw(st.integers(0, cells - blanks))
+    mover = sum(1 << sq for sq in squares[:mover_count])
+    opponent = sum(1 << sq for sq in squares[mover_count:cells - blanks])
+    board = Board.from_masks(size, mover, opponent)
+    with Tablebase(tables) as tablebase:
+        answers = {(tablebase.code(image), tablebase.best_move(image) is None)
+                   for image in board.symmetries()}
+        assert len(answers) == 1
+        best = tablebase.best_move(board)
+        if best is not None:
+            child = board.copy()
+            child.push(best)
+            result = tablebase.probe(board)
+            if result.plies:
+                assert tablebase.probe_plies(child) == result.plies - 1
 
 
 def test_the_verifier_passes_on_every_table_built(tables):

@@ -29,7 +29,11 @@ def test_known_codes():
 def test_the_generators_working_word_has_one_layout():
     from quixo_solver.tablebase import _retro
 
-    assert _retro.WORKING_WORD == {"CODE_BITS": values.CODE_BITS, "CODE_MASK": values.CODE_MASK,
-                                   "ONE_MOVE": values.ONE_MOVE,
-                                   "NO_OWN_MOVES": values.NO_OWN_MOVES}
-    assert values.CODE_MASK + 1 == values.ONE_MOVE and 44 * values.ONE_MOVE < values.NO_OWN_MOVES
+    names = ("SETTLED", "CODE_MASK", "HOLE", "WEIGHT_UNIT", "LONGEST_PLIES")
+    assert _retro.WORKING_WORD == {name: getattr(values, name) for name in names}
+    # a settled word and an undecided count never meet; the largest count stays below a hole
+    assert values.SETTLED > values.HOLE > 44 * values.WEIGHT_UNIT
+    assert values.SETTLED & values.CODE_MASK == 0
+    assert values.encode(values.LOSS, values.LONGEST_PLIES) <= values.CODE_MASK
+    assert values.encode(values.WIN, values.LONGEST_PLIES + 1) <= values.CODE_MASK
+    assert values.encode(values.LOSS, values.LONGEST_PLIES + 1) > values.CODE_MASK

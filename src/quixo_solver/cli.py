@@ -151,6 +151,7 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
     payload = {"size": args.size, "directory": str(report.directory),
                "solved": len(report.solved), "already_built": len(report.skipped),
                "positions": sum(unit.positions for unit in report.solved),
+               "entries": sum(unit.entries for unit in report.solved),
                "seconds": round(report.seconds, 3)}
     _emit(args, payload, [f"solved {payload['solved']} class pairs ({payload['positions']} "
                           f"positions) in {report.seconds:.1f} s; {payload['already_built']} "

@@ -22,7 +22,7 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ..tablebase._index import class_size
+from ..tablebase._orbit_index import orbit_class
 from ..tablebase.files import CorruptTableError
 
 quixo_crc_fill()
@@ -34,7 +34,7 @@ from .._engine cimport (
 from ..tablebase._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
 from ._heuristic cimport evaluate
 from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
-from ..tablebase._index cimport class_index
+from ..tablebase._orbit_index cimport OrbitClass, OrbitIndex, orbit_index
 from .._interrupt cimport stop_watching, watch_interrupts
 from ._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_distance_prunes, now,
                      out_of_budget)
@@ -51,6 +51,7 @@ cdef class Engine:
     cdef const void* tablebase[26][26]
     cdef int tablebase_width[26][26]
     cdef CheckedBlocks tablebase_blocks[26][26]
+    cdef OrbitIndex tablebase_index[26][26]
     cdef object _keep_alive
     cdef object _table_names
     cdef int damaged_mover, damaged_opponent     # -1, or the class of a damaged block
@@ -90,9 +91,10 @@ cdef class Engine:
         array = np.asarray(table.values)
         if array.dtype.itemsize not in (1, 2) or not array.flags.c_contiguous:
             raise ValueError("a table must be a contiguous uint8 or uint16 array")
-        if array.shape[0] != class_size(self.size, mover_count, opponent_count):
+        cdef OrbitClass orbits = orbit_class(self.size, mover_count, opponent_count)
+        if array.shape[0] != orbits.entries:
             raise ValueError(f"the table of class ({mover_count}, {opponent_count}) has "
-                             f"{array.shape[0]} values, not one per position of the class")
+                             f"{array.shape[0]} values, not one per entry of the class")
         if array.shape[0] == 0:
             return
         cdef const uint8_t[::1] view = array.reshape(-1).view(np.uint8)
@@ -102,7 +104,8 @@ cdef class Engine:
         if checksums.shape[0] * block_bytes < <uint64_t>view.shape[0] or \
                 checked.shape[0] != checksums.shape[0]:
             raise ValueError("the table's block checksums do not cover its values")
-        self._keep_alive.append((array, table.checksums, table.checked))
+        self._keep_alive.append((array, table.checksums, table.checked, orbits))
+        self.tablebase_index[mover_count][opponent_count] = orbits.index
         self._table_names[mover_count, opponent_count] = str(table.path)
         self.tablebase[mover_count][opponent_count] = &view[0]
         self.tablebase_width[mover_count][opponent_count] = array.dtype.itemsize
@@ -164,7 +167,7 @@ cdef class Engine:
         found[0] = False
         if data == NULL:
             return 0
-        index = class_index(mover, opponent)
+        index = orbit_index(&self.tablebase_index[a][b], mover, opponent)
         if not block_is_intact(&self.tablebase_blocks[a][b], index * self.tablebase_width[a][b]):
             self.damaged_mover, self.damaged_opponent = a, b
             self.damaged_block = index * self.tablebase_width[a][b] // \

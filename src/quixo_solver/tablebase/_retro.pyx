@@ -2,26 +2,39 @@
 
 A pair is the class (a, b) with its mirror (b, a): a move that takes the mover's own cube
 leads from one to the other ("internal" moves), a move that takes a blank leads to the pair
-with one more cube ("external" moves), already solved. Values are uint16, seen from the
-player to move (_value_code.pxd: 0 draw or not yet known, 2k + 1 win in k plies, 2k + 2
-loss in k plies).
+with one more cube ("external" moves), already solved. Tables hold one entry per symmetry
+class of positions (_orbit_index.pxd); each entry holds the canonical form of its orbit, and
+every position reached (a parent, a child) is mapped to its entry. Values are seen from the
+player to move (_value_code.pxd).
 
 The build (tablebase/builder.py) runs, for a pair:
-  1. ``initialise`` on each class: terminal positions get their 0-ply value and every other
-     position counts its internal moves (``remaining``); then every lost position of the
-     next class is un-moved to the parents that took a blank, each of which becomes a
-     (tentative) win in one ply more, the fewest plies kept; a position with no internal
-     move is then settled from its external children at once.
+  1. ``initialise`` on each class: terminal entries get their 0-ply value and every other
+     entry counts its internal moves (``remaining``); then every lost entry of the next class
+     is un-moved to the parents that took a blank, each of which becomes a (tentative) win
+     in one ply more, the fewest plies kept; an entry with no internal move is then settled
+     from its external children at once.
   2. ``propagate(n)`` for n = 1, 2, ... on each class, until n - 1 passes the largest plies
-     yet assigned: every position whose value has exactly n - 1 plies is un-moved to its
+     yet assigned: every entry whose value has exactly n - 1 plies is un-moved to its
      internal parents. A loss makes each parent a win in n (lowering a longer tentative win);
-     a win takes one from each undecided parent's ``remaining``, and the parent whose count
-     reaches 0 is a loss in max(n, 1 + its longest external win), unless an external child
-     is a draw. Plies are exact because n only grows.
-While a pair is solved, each position is one uint16 word: the value code in the low 10 bits
-and ``remaining`` in the high 6 (at most 44 moves), so that an un-move touches one word; the
-remaining bits are dropped once the position has a value. Codes above 10 bits (a win in more
-than 510 plies) set the overflow flag instead, and the build refuses the pair.
+     a win takes its weight from each undecided parent's ``remaining``, and the parent whose
+     count reaches 0 is a loss in max(n, 1 + its longest external win), unless an external
+     child is a draw. Plies are exact because n only grows.
+
+Why the counts stay exact with one entry per orbit. Un-moving the stored form R of a won
+child C finds, for every parent P with a move into C's orbit, some image of P, so P hears
+from C; but the number of un-moves that land on P is not the number of P's moves into the
+orbit. Counting the pairs (symmetry s, un-move (Y, m) of R with s(Y) = P) two ways gives:
+    P's moves into C's orbit * |fix(R)| = un-moves of R landing on P * |fix(P)|,
+where fix(X) are the symmetries that fix X. So ``remaining`` starts at
+moves(P) * 8 / |fix(P)| and each un-move of R takes 8 / |fix(R)| (WEIGHT_UNIT = 8: both are
+whole numbers, 8 for the positions no symmetry fixes, nearly all of them); it reaches 0
+exactly when every internal child of P is a win. (Counting distinct child entries instead
+would need every child of every entry canonicalised up front: a second pass as costly as
+the whole propagation.)
+
+While a pair is solved each entry is one uint16 word (_value_code.pxd): SETTLED | code, or
+the undecided count, or HOLE; an un-move touches one word. Codes above 15 bits (a win in
+more than 16383 plies) set the overflow flag instead, and the build refuses the pair.
 Both kernels are nogil and split the class into chunks over the cores (OpenMP); the result
 does not depend on the thread count.
 """
@@ -32,10 +45,11 @@ import numpy as np
 
 from .._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ._value_code cimport (CODE_BITS, CODE_MASK, DRAW_CODE, NO_OWN_MOVES, ONE_MOVE, is_loss, is_win,
-                          loss_in, plies_of, win_in)
-from ._index cimport BINOMIAL, index_in_class, next_subset, pdep, set_at_rank
-from ._index import subsets_in_order
+from ._value_code cimport (CODE_MASK, DRAW_CODE, HOLE, LONGEST_PLIES, SETTLED, WEIGHT_UNIT,
+                          is_loss, is_win, loss_in, plies_of, win_in)
+from ._index cimport pdep
+from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
+from ._orbit_index import orbit_class
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -61,7 +75,6 @@ cdef extern from *:
 
 DEF CHUNK = 16384
 DEF NO_PLIES = 0x7FFF
-DEF LONGEST_PLIES = 510     # the longest loss whose code fits in CODE_BITS (a win: 511)
 DEF OVERFLOW = 0x7FFFFFFF
 
 
@@ -73,7 +86,7 @@ cdef struct External:
 
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
                                       const uint16_t* children,
-                                      uint64_t children_block) noexcept nogil:
+                                      const OrbitIndex* children_index) noexcept nogil:
     """The values of the children reached by taking a blank (class one cube larger)."""
     cdef External found
     cdef mask_t sources = g.full & ~(mover | opponent) & (g.edges | g.corners)
@@ -89,7 +102,7 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
         last = g.source_first_move[square] + g.source_move_count[square]
         for move in range(g.source_first_move[square], last):
             play(g, move, mover, opponent, &child_mover, &child_opponent)
-            code = children[index_in_class(child_mover, child_opponent, children_block)]
+            code = children[orbit_index(children_index, child_mover, child_opponent)]
             if code == DRAW_CODE:
                 found.draw = True
             elif is_win(code):
@@ -106,6 +119,18 @@ cdef inline int settled_loss_plies(External found, int at_least) noexcept nogil:
     if found.draw:
         return -1
     return at_least if at_least > found.longest_win + 1 else found.longest_win + 1
+
+
+cdef inline uint16_t settled_word(int plies) noexcept nogil:
+    """The word of a position settled by settled_loss_plies: a loss, or a draw (-1)."""
+    return SETTLED | (loss_in(plies) if plies >= 0 else DRAW_CODE)
+
+
+cdef inline int weight_of(const OrbitIndex* x, uint64_t block, mask_t mover) noexcept nogil:
+    """WEIGHT_UNIT / the symmetries fixing a stored position (8 when none does)."""
+    if x.block_symmetries[block] == 0:
+        return WEIGHT_UNIT
+    return WEIGHT_UNIT // fixing_symmetries(x, block, mover)
 
 
 cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
@@ -126,42 +151,48 @@ cdef inline mask_t unmoved_mover(const Geometry* g, int move, mask_t opponent,
     return cubes | g.move_source[move] if took_own_cube else cubes
 
 
-def _class_size(int size, int mover_count, int opponent_count):
-    cdef int occupied = mover_count + opponent_count
-    return int(BINOMIAL[size * size][occupied] * BINOMIAL[occupied][mover_count])
-
-
 cdef class ClassSide:
     """One class of the pair being solved: its packed words and the table it reads."""
     cdef readonly int size, mover_count, opponent_count
-    cdef readonly uint64_t block, external_block    # C(k, a) of the class and of its next one
-    cdef readonly object words, external, subsets, external_subsets
+    cdef readonly object words, external, orbits, external_orbits
+    cdef OrbitIndex index, external_index
+    cdef const uint32_t[::1] arrangement_masks
+    cdef const uint32_t[::1] external_arrangement_masks
     cdef uint16_t[::1] words_view
     cdef const uint16_t[::1] external_view
-    cdef const uint32_t[::1] subsets_view
-    cdef const uint32_t[::1] external_subsets_view
 
     def __init__(self, int size, int mover_count, int opponent_count, external):
         self.size = size
         self.mover_count = mover_count
         self.opponent_count = opponent_count
-        self.words = np.zeros(_class_size(size, mover_count, opponent_count), dtype=np.uint16)
-        self.external = np.ascontiguousarray(external, dtype=np.uint16)
-        self.subsets = subsets_in_order(mover_count, mover_count + opponent_count)
-        self.block = BINOMIAL[mover_count + opponent_count][mover_count]
-        # taking a blank leads to class (opponent_count, mover_count + 1)
-        self.external_block = (BINOMIAL[mover_count + opponent_count + 1][opponent_count]
-                               if mover_count + opponent_count < size * size else 0)
-        self.external_subsets = (subsets_in_order(opponent_count, mover_count + opponent_count + 1)
-                                 if self.external.shape[0] else np.zeros(1, dtype=np.uint32))
+        self.orbits = orbit_class(size, mover_count, opponent_count)
+        self.index = (<OrbitClass>self.orbits).index
+        self.arrangement_masks = self.orbits.arrangement_masks
+        self.words = np.zeros(self.orbits.entries, dtype=np.uint16)
         self.words_view = self.words
+        self.external = np.ascontiguousarray(external, dtype=np.uint16)
         self.external_view = self.external
-        self.subsets_view = self.subsets
-        self.external_subsets_view = self.external_subsets
+        # taking a blank leads to class (opponent_count, mover_count + 1)
+        self.external_orbits = (orbit_class(size, opponent_count, mover_count + 1)
+                                if mover_count + opponent_count < size * size else None)
+        if self.external_orbits is not None:
+            self.external_index = (<OrbitClass>self.external_orbits).index
+            self.external_arrangement_masks = self.external_orbits.arrangement_masks
+            if self.external.shape[0] != self.external_orbits.entries:
+                raise ValueError(f"the table of class ({opponent_count}, {mover_count + 1}) "
+                                 f"has {self.external.shape[0]} values, not "
+                                 f"{self.external_orbits.entries}")
+        elif self.external.shape[0]:
+            raise ValueError("a full board has no external children")
 
     def values(self):
-        """The solved value codes, in place of the words: call once, after the last step."""
-        np.bitwise_and(self.words, CODE_MASK, out=self.words)
+        """The solved value codes, in place of the words (holes and undecided entries: 0, a
+        draw): call once, after the last step."""
+        cdef uint16_t[::1] words = self.words_view
+        cdef Py_ssize_t i
+        with nogil:
+            for i in range(words.shape[0]):
+                words[i] = words[i] & CODE_MASK if words[i] & SETTLED else DRAW_CODE
         return self.words
 
 
@@ -211,41 +242,46 @@ def initialise(ClassSide side, int threads):
 cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
                                          int32_t[::1] longest) noexcept nogil:
     cdef const Geometry* g = geometry_of(side.size)
-    cdef int occupied_count = side.mover_count + side.opponent_count
-    cdef uint64_t block_size = side.block, total = side.words_view.shape[0]
+    cdef const OrbitIndex* x = &side.index
+    cdef uint64_t total = side.words_view.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, offset, stop
+    cdef uint64_t index, block, arrangement, stop
     cdef mask_t occupied, mover, opponent
     cdef int moves
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = chunk_end(chunk, total)
-        occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
-        offset = index % block_size
+        block = index // x.arrangements
+        arrangement = index % x.arrangements
+        occupied = x.block_sets[block]
         while index < stop:
-            mover = pdep(side.subsets_view[offset], occupied)
+            mover = pdep(side.arrangement_masks[arrangement], occupied)
             opponent = occupied & ~mover
-            if has_line(g, mover):
-                side.words_view[index] = win_in(0)
+            if is_hole(x, block, mover, arrangement):
+                side.words_view[index] = HOLE
+            elif has_line(g, mover):
+                side.words_view[index] = SETTLED | win_in(0)
                 longest[chunk] = 0
             elif has_line(g, opponent):
-                side.words_view[index] = loss_in(0)
+                side.words_view[index] = SETTLED | loss_in(0)
                 longest[chunk] = 0
             else:
                 moves = 3 * popcount(g.edges & mover) + 2 * popcount(g.corners & mover)
-                side.words_view[index] = <uint16_t>(moves * ONE_MOVE) if moves else NO_OWN_MOVES
+                side.words_view[index] = <uint16_t>(moves * weight_of(x, block, mover))
             index = index + 1
-            offset = offset + 1
-            if offset == block_size and index < stop:
-                offset = 0
-                occupied = next_subset(occupied)
+            arrangement = arrangement + 1
+            if arrangement == x.arrangements and index < stop:
+                arrangement = 0
+                block = block + 1
+                occupied = x.block_sets[block]
 
 
 cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint took_own_cube,
-                         uint64_t parent_block, const uint16_t* words, uint64_t* indices,
-                         mask_t* parent_movers, mask_t* parent_opponents) noexcept nogil:
+                         const OrbitIndex* parent_index, const uint16_t* words,
+                         uint64_t* indices, mask_t* parent_movers,
+                         mask_t* parent_opponents) noexcept nogil:
     """The parents of (mover, opponent) by the un-moves that took the mover's own cube (or a
-    blank): their indices (prefetched in `words`) and cubes. Returns how many."""
+    blank): their entries (prefetched in `words`) and cubes. Returns how many."""
     cdef int count = 0, move, slot, square, last
     # the parent's cube entered at a target that now shows the parent's symbol
     cdef mask_t targets = opponent & (g.edges | g.corners)
@@ -257,41 +293,45 @@ cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint 
             move = g.target_moves[slot]
             parent_movers[count] = unmoved_mover(g, move, opponent, took_own_cube)
             parent_opponents[count] = unslide(g, move, mover)
-            indices[count] = index_in_class(parent_movers[count], parent_opponents[count],
-                                            parent_block)
+            indices[count] = orbit_index(parent_index, parent_movers[count],
+                                         parent_opponents[count])
             __builtin_prefetch(&words[indices[count]], 1, 3)
             count += 1
     return count
 
 
+cdef inline void _lower_win(uint16_t* word_at, uint16_t wanted) noexcept nogil:
+    """Make an entry a win in the plies of `wanted` (a settled word) unless it is settled as
+    a win in fewer, or as a loss (compare-and-swap, so concurrent writers keep the least)."""
+    cdef uint16_t word = quixo_atomic_load16(word_at)
+    while (word < SETTLED or (is_win(word & CODE_MASK) and word > wanted)) \
+            and not quixo_compare_exchange16(word_at, word, wanted):
+        word = quixo_atomic_load16(word_at)
+
+
 cdef inline void _win_blank_parents(const Geometry* g, mask_t mover, mask_t opponent,
                                     uint16_t wanted, uint16_t* words,
-                                    uint64_t parent_block) noexcept nogil:
-    """Every parent that took a blank wins in `wanted` plies at most (CAS-min)."""
+                                    const OrbitIndex* parent_index) noexcept nogil:
+    """Every parent that took a blank wins in the plies of `wanted` at most."""
     cdef uint64_t indices[MAX_MOVES]
     cdef mask_t parent_movers[MAX_MOVES]
     cdef mask_t parent_opponents[MAX_MOVES]
-    cdef int count = _parents(g, mover, opponent, False, parent_block, words, indices,
+    cdef int count = _parents(g, mover, opponent, False, parent_index, words, indices,
                               parent_movers, parent_opponents), i
-    cdef uint16_t word
     for i in range(count):
-        word = quixo_atomic_load16(&words[indices[i]])
-        while ((word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > wanted)) \
-                and not quixo_compare_exchange16(&words[indices[i]], word, wanted):
-            word = quixo_atomic_load16(&words[indices[i]])
+        _lower_win(&words[indices[i]], wanted)
 
 
 cdef void _pull_external_losses(ClassSide side, int threads,
                                 int32_t[::1] longest) noexcept nogil:
     """A child lost in k plies, reached by taking a blank, makes its parent a win in at most
-    k + 1: un-move every lost position of the next class to the parents that took a blank
+    k + 1: un-move every lost entry of the next class to the parents that took a blank
     (the source is left blank) and keep the smallest plies."""
     cdef const Geometry* g = geometry_of(side.size)
     cdef uint64_t total = side.external_view.shape[0]
     if total == 0:
         return
-    cdef int occupied_count = side.mover_count + side.opponent_count + 1
-    cdef uint64_t block_size = side.external_block, parent_block = side.block
+    cdef const OrbitIndex* x = &side.external_index
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
     cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
@@ -301,103 +341,102 @@ cdef void _pull_external_losses(ClassSide side, int threads,
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = chunk_end(chunk, total)
-        block = <uint64_t>-1
-        occupied = 0
         while index < stop:
             code = side.external_view[index]
-            if is_loss(code):
-                if index // block_size != block:
-                    block = index // block_size
-                    occupied = set_at_rank(block, occupied_count, g.cell_count)
-                mover = pdep(side.external_subsets_view[index - block * block_size], occupied)
+            if is_loss(code):      # (a hole holds 0)
+                block = index // x.arrangements
+                occupied = x.block_sets[block]
+                mover = pdep(side.external_arrangement_masks[index - block * x.arrangements],
+                             occupied)
                 plies = plies_of(code) + 1
-                _win_blank_parents(g, mover, occupied & ~mover, win_in(plies), words,
-                                   parent_block)
+                _win_blank_parents(g, mover, occupied & ~mover, SETTLED | win_in(plies), words,
+                                   &side.index)
                 _record(&longest[chunk], plies)
             index = index + 1
 
 
 cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads,
                                                      int32_t[::1] longest) noexcept nogil:
-    """Positions with no internal move and no losing external child: a loss, or a draw."""
+    """Entries with no internal move and no losing external child: a loss, or a draw."""
     cdef const Geometry* g = geometry_of(side.size)
-    cdef int occupied_count = side.mover_count + side.opponent_count
-    cdef uint64_t block_size = side.block, total = side.words_view.shape[0]
+    cdef const OrbitIndex* x = &side.index
+    cdef uint64_t total = side.words_view.shape[0]
     cdef const uint16_t* external = &side.external_view[0] if side.external_view.shape[0] else NULL
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, stop
+    cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
     cdef int32_t plies
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = chunk_end(chunk, total)
         while index < stop:
-            if side.words_view[index] == NO_OWN_MOVES:
-                occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
-                mover = pdep(side.subsets_view[index % block_size], occupied)
+            if side.words_view[index] == 0:
+                block = index // x.arrangements
+                occupied = x.block_sets[block]
+                mover = pdep(side.arrangement_masks[index - block * x.arrangements], occupied)
                 plies = settled_loss_plies(
                     look_up_external(g, mover, occupied & ~mover, external,
-                                     side.external_block), 0)
-                side.words_view[index] = loss_in(plies) if plies >= 0 else 0
+                                     &side.external_index), 0)
+                side.words_view[index] = settled_word(plies)
                 _record(&longest[chunk], plies)
             index = index + 1
 
 
 cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t opponent, bint lost,
-                                   int plies, uint16_t* parents, uint64_t parent_block,
+                                   int plies, int weight, uint16_t* parents,
+                                   const OrbitIndex* parent_index,
                                    const uint16_t* parent_external,
-                                   uint64_t parent_external_block) noexcept nogil:
-    """Un-move one frontier position (value n - 1 plies) to its internal parents: a loss makes
-    each a win in n; a win takes one from each undecided parent's count, settling the parents
-    it empties. The parents' indices are computed and prefetched first, so that their cache
-    misses overlap. Returns the largest plies assigned, -1 if none. (Helpers, so that their
-    arrays are private to the thread that runs them.)"""
+                                   const OrbitIndex* parent_external_index) noexcept nogil:
+    """Un-move one frontier entry (value n - 1 plies, `weight` its share of each parent's
+    count) to its internal parents: a loss makes each a win in n; a win takes `weight` from
+    each undecided parent's count, settling the parents it empties. The parents' entries are
+    computed and prefetched first, so that their cache misses overlap. Returns the largest
+    plies assigned, -1 if none. (Helpers, so that their arrays are private to the thread that
+    runs them.)"""
     cdef uint64_t indices[MAX_MOVES]
     cdef mask_t parent_movers[MAX_MOVES]
     cdef mask_t parent_opponents[MAX_MOVES]
-    cdef int count = _parents(g, mover, opponent, True, parent_block, parents, indices,
+    cdef int count = _parents(g, mover, opponent, True, parent_index, parents, indices,
                               parent_movers, parent_opponents)
     cdef int i, settled, longest = -1
-    cdef uint16_t win_now = win_in(plies), word
+    cdef uint16_t win_now = SETTLED | win_in(plies), word
     for i in range(count):
-        word = quixo_atomic_load16(&parents[indices[i]])
         if lost:
-            if (word & CODE_MASK) == 0 or (word & 1 and (word & CODE_MASK) > win_now):
-                quixo_atomic_store16(&parents[indices[i]], win_now)
+            word = quixo_atomic_load16(&parents[indices[i]])
+            if word < SETTLED or (is_win(word & CODE_MASK) and word > win_now):
+                _lower_win(&parents[indices[i]], win_now)
                 longest = plies
             continue
-        # a won child: one internal move fewer to hear from
-        while (word & CODE_MASK) == 0 and not quixo_compare_exchange16(
-                &parents[indices[i]], word, word - ONE_MOVE):
+        # a won child: its weight fewer to hear from
+        word = quixo_atomic_load16(&parents[indices[i]])
+        while word < SETTLED and not quixo_compare_exchange16(
+                &parents[indices[i]], word, word - weight):
             word = quixo_atomic_load16(&parents[indices[i]])
-        if (word & CODE_MASK) == 0 and word - ONE_MOVE < ONE_MOVE:
+        if word == weight:    # this un-move emptied the count
             settled = settled_loss_plies(
                 look_up_external(g, parent_movers[i], parent_opponents[i], parent_external,
-                                 parent_external_block), plies)
-            if settled >= 0:
-                quixo_atomic_store16(&parents[indices[i]], loss_in(settled))
-                if settled > longest:
-                    longest = settled
+                                 parent_external_index), plies)
+            quixo_atomic_store16(&parents[indices[i]], settled_word(settled))
+            if settled > longest:
+                longest = settled
     return longest
 
 
 def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int threads):
-    """Step 2 for one n = ``plies``: un-move the positions of ``frontier_side`` whose value has
+    """Step 2 for one n = ``plies``: un-move the entries of ``frontier_side`` whose value has
     n - 1 plies into ``parent_side``. Returns the largest plies assigned (-1 if none)."""
     cdef const Geometry* g = geometry_of(frontier_side.size)
-    cdef int occupied_count = frontier_side.mover_count + frontier_side.opponent_count
-    cdef uint64_t block_size = BINOMIAL[occupied_count][frontier_side.mover_count]
+    cdef const OrbitIndex* x = &frontier_side.index
     cdef uint64_t total = frontier_side.words.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
     cdef const uint16_t[::1] words = frontier_side.words_view
-    cdef const uint32_t[::1] subsets = frontier_side.subsets_view
+    cdef const uint32_t[::1] arrangement_masks = frontier_side.arrangement_masks
     cdef uint16_t* parents = &parent_side.words_view[0]
     cdef const uint16_t* parent_external = (
         &parent_side.external_view[0] if parent_side.external_view.shape[0] else NULL)
-    cdef uint64_t parent_block = parent_side.block
-    cdef uint64_t parent_external_block = parent_side.external_block
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
-    cdef uint16_t loss_before = loss_in(plies - 1), win_before = win_in(plies - 1), code
+    cdef uint16_t loss_before = SETTLED | loss_in(plies - 1)
+    cdef uint16_t win_before = SETTLED | win_in(plies - 1), word
     cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
     cdef int settled
@@ -406,18 +445,16 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
             index = chunk * CHUNK
             stop = chunk_end(chunk, total)
-            block = <uint64_t>-1
-            occupied = 0
             while index < stop:
-                code = words[index] & CODE_MASK
-                if code == win_before or code == loss_before:
-                    if index // block_size != block:
-                        block = index // block_size
-                        occupied = set_at_rank(block, occupied_count, g.cell_count)
-                    mover = pdep(subsets[index - block * block_size], occupied)
-                    settled = _unmove_to_parents(g, mover, occupied & ~mover, code == loss_before,
-                                                 plies, parents, parent_block, parent_external,
-                                                 parent_external_block)
+                word = words[index]
+                if word == win_before or word == loss_before:
+                    block = index // x.arrangements
+                    occupied = x.block_sets[block]
+                    mover = pdep(arrangement_masks[index - block * x.arrangements], occupied)
+                    settled = _unmove_to_parents(
+                        g, mover, occupied & ~mover, word == loss_before, plies,
+                        weight_of(x, block, mover), parents, &parent_side.index,
+                        parent_external, &parent_side.external_index)
                     if settled >= 0:
                         _record(&chunk_longest[chunk], settled)
                 index = index + 1
@@ -426,5 +463,5 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     return _longest(chunk_longest)
 
 
-WORKING_WORD = {"CODE_BITS": CODE_BITS, "CODE_MASK": CODE_MASK, "ONE_MOVE": ONE_MOVE,
-                "NO_OWN_MOVES": NO_OWN_MOVES}   # the layout the generator compiled with
+WORKING_WORD = {"SETTLED": SETTLED, "CODE_MASK": CODE_MASK, "HOLE": HOLE,
+                "WEIGHT_UNIT": WEIGHT_UNIT, "LONGEST_PLIES": LONGEST_PLIES}

@@ -12,16 +12,20 @@ from libc.stdint cimport uint16_t
 cdef enum:
     DRAW_CODE = 0
 
-# While the generator (_retro) solves a pair, each position is one uint16 working word: the
-# value code in the low CODE_BITS bits and, above them, the count of internal moves not yet
-# heard from (ONE_MOVE per move, at most 44); NO_OWN_MOVES is a count no position has ("no
-# internal move: settle me from the external children"). Codes need more than CODE_BITS only
-# for a win in more than 510 plies, which the build refuses.
+# While the generator (_retro) solves a pair, each entry is one uint16 working word:
+#   SETTLED | code   the entry has a value (a win may still be lowered to fewer plies);
+#   n < SETTLED      undecided: n is what its internal children must still report, in
+#                    units where one move weighs WEIGHT_UNIT / (symmetries fixing the child)
+#                    and the entry started at moves * WEIGHT_UNIT / (symmetries fixing it)
+#                    (see _retro.pyx), at most 44 * 8; 0 for an entry with no internal move;
+#   HOLE             a slot no position maps to (_orbit_index.pxd), never settled.
+# A code then has 15 bits: plies up to LONGEST_PLIES.
 cdef enum:
-    CODE_BITS = 10
-    CODE_MASK = 0x3FF
-    ONE_MOVE = 0x400
-    NO_OWN_MOVES = 0xFC00
+    SETTLED = 0x8000
+    CODE_MASK = 0x7FFF
+    HOLE = 0x7FFF
+    WEIGHT_UNIT = 8
+    LONGEST_PLIES = 16382       # the longest loss whose code fits in CODE_MASK
 
 
 cdef inline uint16_t win_in(int plies) noexcept nogil:

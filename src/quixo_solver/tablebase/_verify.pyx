@@ -6,10 +6,12 @@ must be exactly what best play makes of the children's values:
     a losing child      -> win in 1 + the fewest plies among the losing children
     else a drawn child  -> draw
     else                -> loss in 1 + the most plies among the (winning) children
-Terminal positions must hold their 0-ply value (SPEC).
+Terminal positions must hold their 0-ply value (SPEC). Children are found in their tables
+through the symmetry-class index (_orbit_index.pxd); every entry is checked, and every hole
+must hold 0.
 """
 from cython.parallel cimport prange
-from libc.stdint cimport int64_t, uint16_t, uint64_t
+from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
@@ -19,13 +21,16 @@ from .._engine cimport (
 )
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
-from ._index cimport BINOMIAL, class_index, pdep, set_at_rank
+from ._index cimport pdep
+from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
+from ._orbit_index import orbit_class
 
 DEF CHUNK = 16384
 
 
 cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t opponent,
-                                    const uint16_t* same_pair, const uint16_t* next_pair,
+                                    const uint16_t* same_pair, const OrbitIndex* same_index,
+                                    const uint16_t* next_pair, const OrbitIndex* next_index,
                                     int mover_count) noexcept nogil:
     cdef int position_status = status(g, mover, opponent)
     cdef int move, fewest_loss = -1, most_win = -1
@@ -41,9 +46,9 @@ cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t oppo
             continue
         play(g, move, mover, opponent, &child_mover, &child_opponent)
         if popcount(child_opponent) == mover_count:
-            child = same_pair[class_index(child_mover, child_opponent)]
+            child = same_pair[orbit_index(same_index, child_mover, child_opponent)]
         else:
-            child = next_pair[class_index(child_mover, child_opponent)]
+            child = next_pair[orbit_index(next_index, child_mover, child_opponent)]
         if child == DRAW_CODE:
             draw = True
         elif is_win(child):
@@ -65,16 +70,26 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     mover_count + 1) (empty on a full board). Returns (mismatches, first mismatching
     indices)."""
     cdef const Geometry* g = geometry_of(size)
+    cdef OrbitClass own_class = orbit_class(size, mover_count, opponent_count)
+    cdef OrbitClass same_class = orbit_class(size, opponent_count, mover_count)
+    cdef OrbitClass next_class = (orbit_class(size, opponent_count, mover_count + 1)
+                                  if mover_count + opponent_count < size * size else None)
+    cdef const OrbitIndex* x = &own_class.index
+    cdef const OrbitIndex* next_index = &next_class.index if next_class is not None else NULL
     cdef const uint16_t[::1] own = values
     cdef const uint16_t[::1] inside = same_pair
     cdef const uint16_t[::1] outside = next_pair
+    cdef const uint32_t[::1] arrangement_masks = own_class.arrangement_masks
+    _check_length(own.shape[0], own_class, "own")
+    _check_length(inside.shape[0], same_class, "same pair")
+    if next_class is not None:
+        _check_length(outside.shape[0], next_class, "next pair")
     cdef const uint16_t* outside_ptr = &outside[0] if outside.shape[0] else NULL
-    cdef int occupied_count = mover_count + opponent_count
-    cdef uint64_t block_size = BINOMIAL[occupied_count][mover_count]
-    cdef uint64_t total = BINOMIAL[g.cell_count][occupied_count] * block_size
+    cdef uint64_t total = own.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, stop
+    cdef uint64_t index, stop, block, arrangement
     cdef mask_t occupied, mover
+    cdef uint16_t expected
     cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
     cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
     watch_interrupts()
@@ -85,10 +100,17 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
             if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt
                 stop = index
             while index < stop:
-                occupied = set_at_rank(index // block_size, occupied_count, g.cell_count)
-                mover = pdep(set_at_rank(index % block_size, mover_count, occupied_count), occupied)
-                if expected_value(g, mover, occupied & ~mover, &inside[0], outside_ptr,
-                                  mover_count) != own[index]:
+                block = index // x.arrangements
+                arrangement = index % x.arrangements
+                occupied = x.block_sets[block]
+                mover = pdep(arrangement_masks[arrangement], occupied)
+                if is_hole(x, block, mover, arrangement):
+                    expected = DRAW_CODE
+                else:
+                    expected = expected_value(g, mover, occupied & ~mover, &inside[0],
+                                              &same_class.index, outside_ptr, next_index,
+                                              mover_count)
+                if expected != own[index]:
                     bad_in_chunk[chunk] += 1
                     if first_bad[chunk] < 0:
                         first_bad[chunk] = index
@@ -98,6 +120,12 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     bad = np.asarray(bad_in_chunk)
     firsts = np.asarray(first_bad)
     return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]
+
+
+def _check_length(Py_ssize_t length, OrbitClass orbits, str which):
+    if length != orbits.entries:
+        raise ValueError(f"the {which} table has {length} values, not the {orbits.entries} "
+                         f"entries of class ({orbits.mover_count}, {orbits.opponent_count})")
 
 
 def value_code_kernels(int plies, int code):

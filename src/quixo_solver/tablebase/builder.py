@@ -112,7 +112,7 @@ def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None =
         (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
     if not force:
         check_resources(directory, todo)
-    bar = Progress(sum(unit.positions for unit in todo), f"{size}x{size} tables",
+    bar = Progress(sum(unit.entries for unit in todo), f"{size}x{size} tables",
                    enabled=progress)
     started = time.perf_counter()
     try:
@@ -122,7 +122,7 @@ def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None =
                 # when written; files that were here before were damaged: check them again.
                 if is_built(directory, unit, check_data=unit in damaged):
                     report.skipped.append(unit)
-                    bar.advance(unit.positions, f"{unit} built by another process")
+                    bar.advance(unit.entries, f"{unit} built by another process")
                     continue
                 inputs = {cls: files.load_values(directory / files.table_name(size, *cls),
                                                  (size, *cls))
@@ -136,7 +136,7 @@ def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None =
                 for (a, b), values in solved.items():
                     files.write_table(directory, size, a, b, values)
             report.solved.append(unit)
-            bar.advance(unit.positions, f"{unit} done")
+            bar.advance(unit.entries, f"{unit} done")
     finally:
         bar.close()
     report.seconds = time.perf_counter() - started

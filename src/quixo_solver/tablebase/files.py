@@ -1,13 +1,16 @@
-"""Table files: one per class, a header, a checksum per block, then one value per position.
+"""Table files: one per class, a header, a checksum per block, then one value per entry.
 
-Layout (little-endian), format version 2:
+An entry is a symmetry class of positions (_orbit_index.pxd); the win, draw and loss counts
+of the header are over every raw position (each entry counts for the positions of its orbit).
+
+Layout (little-endian), format version 3 (version 2 stored every position; it is refused):
     header, 64 bytes:
         magic 8s  b"QUIXOTB\\0"    version H     board size B   mover cubes B   opponent cubes B
-        value width B (1 or 2)     reserved H    positions Q    wins Q   draws Q   losses Q
+        value width B (1 or 2)     reserved H    entries Q      wins Q   draws Q   losses Q
         longest plies I            crc32 of the block checksums I     block bytes I
         header crc32 I (of the 60 bytes before it)
     block checksums: one crc32 (u32) per BLOCK_BYTES of value data, the last block shorter
-    values: `positions` values of `width` bytes, in the class index's order
+    values: `entries` values of `width` bytes, in the class index's order (holes hold 0)
 
 No value is ever used before the checksum of its block has been checked: a probe checks a
 block the first time it reads from it (`CheckedTable.code`, and the search's kernel through
@@ -29,11 +32,11 @@ import numpy as np
 from solverkit.arrayfile import TEMPORARY_SUFFIX, write_atomically  # noqa: F401
 from solverkit.messages import clip
 
-from ._index import class_size
+from ._orbit_index import entry_count, orbit_class
 from ..errors import QuixoError
 
 MAGIC = b"QUIXOTB\0"
-VERSION = 2
+VERSION = 3
 HEADER = struct.Struct("<8sHBBBBHQQQQIIII")
 HEADER_SIZE = 64
 assert HEADER.size == HEADER_SIZE
@@ -54,7 +57,7 @@ class TableHeader:
     mover_count: int
     opponent_count: int
     width: int
-    positions: int
+    entries: int
     wins: int
     draws: int
     losses: int
@@ -64,7 +67,7 @@ class TableHeader:
 
     @property
     def blocks(self) -> int:
-        return -(-self.positions * self.width // self.block_bytes)
+        return -(-self.entries * self.width // self.block_bytes)
 
     @property
     def data_offset(self) -> int:
@@ -90,12 +93,14 @@ def write_table(directory: Path, size: int, mover_count: int, opponent_count: in
     width = 1 if values.size == 0 or int(values.max()) <= 0xFF else 2
     data = np.ascontiguousarray(values, dtype=np.uint8 if width == 1 else np.dtype("<u2"))
     checksums = block_checksums(data)
-    wins = int(np.count_nonzero(values & 1))
-    draws = int(np.count_nonzero(values == 0))
-    longest = int((int(values.max()) - 1) >> 1) if values.size and values.max() else 0
+    counts = orbit_class(size, mover_count, opponent_count).code_counts(values)
+    wins = int(counts[1::2].sum())
+    draws = int(counts[0]) if counts.size else 0
+    losses = int(counts[2::2].sum())
+    codes = np.flatnonzero(counts)
+    longest = int((int(codes.max()) - 1) >> 1) if codes.size and codes.max() else 0
     fields = (MAGIC, VERSION, size, mover_count, opponent_count, width, 0, values.size, wins,
-              draws, values.size - wins - draws, longest, zlib.crc32(checksums.tobytes()),
-              BLOCK_BYTES)
+              draws, losses, longest, zlib.crc32(checksums.tobytes()), BLOCK_BYTES)
     head = HEADER.pack(*fields, 0)[:HEADER_SIZE - 4]
     head += struct.pack("<I", zlib.crc32(head))
     path = Path(directory) / table_name(size, mover_count, opponent_count)
@@ -129,11 +134,11 @@ def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> Tab
                                 f"{header.width}, block size {header.block_bytes})")
     if expected is not None:
         found = (header.size, header.mover_count, header.opponent_count)
-        if found != expected or header.positions != class_size(*expected):
+        if found != expected or header.entries != entry_count(*expected):
             raise CorruptTableError(
                 f"{path} holds class {found[1:]} of the {found[0]}x{found[0]} board with "
-                f"{header.positions} positions, not the table its name says")
-    wanted = header.data_offset + header.positions * header.width
+                f"{header.entries} entries, not the table its name says")
+    wanted = header.data_offset + header.entries * header.width
     if actual != wanted:
         raise CorruptTableError(f"{path} is truncated or padded: {actual} bytes, expected "
                                 f"{wanted}")
@@ -154,19 +159,19 @@ class CheckedTable:
         self.path = Path(path)
         self.header = header = read_header(self.path, expected)
         dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
-        if header.positions == 0:
+        if header.entries == 0:
             self.values = np.zeros(0, dtype=dtype)
             self.checksums = np.zeros(0, dtype=np.uint32)
         else:
             self.checksums = np.fromfile(self.path, dtype="<u4", count=header.blocks,
                                          offset=HEADER_SIZE)
             if in_memory:
-                self.values = np.fromfile(self.path, dtype=dtype, count=header.positions,
+                self.values = np.fromfile(self.path, dtype=dtype, count=header.entries,
                                           offset=header.data_offset)
             else:
                 self.values = np.memmap(self.path, dtype=dtype, mode="r",
-                                        offset=header.data_offset, shape=(header.positions,))
-            if self.checksums.size != header.blocks or self.values.size != header.positions:
+                                        offset=header.data_offset, shape=(header.entries,))
+            if self.checksums.size != header.blocks or self.values.size != header.entries:
                 raise CorruptTableError(f"{self.path} changed while it was read")
         if zlib.crc32(self.checksums.tobytes()) != header.checksums_crc:
             raise CorruptTableError(f"{self.path} is damaged: its block checksums do not "

@@ -10,13 +10,15 @@ say) can run them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 
 from ._index import class_size
+from ._orbit_index import entry_count
 from ..geometry import check_size
 
-BYTES_IN_MEMORY_PER_POSITION = 2   # one uint16 word (value code and move counter) while solving
-BYTES_ON_DISK_PER_POSITION = 2     # at most: values that fit are stored on one byte
-WORKING_SET_PER_SUBSET_TABLE = 4   # uint32 per subset of the occupied squares
+BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
+BYTES_ON_DISK_PER_ENTRY = 2     # at most: values that fit are stored on one byte
+BYTES_PER_SUBSET = 4            # the index's uint32 per set of squares (_orbit_index)
 
 
 @dataclass(frozen=True)
@@ -43,23 +45,28 @@ class Unit:
 
     @property
     def positions(self) -> int:
+        """Raw positions of the pair (every arrangement)."""
         return sum(class_size(self.size, a, b) for a, b in self.classes)
 
     @property
+    def entries(self) -> int:
+        """Table entries of the pair (one per symmetry class, and the holes)."""
+        return sum(entry_count(self.size, a, b) for a, b in self.classes)
+
+    @property
     def memory_bytes(self) -> int:
-        """Peak memory of solving this unit: its arrays and the tables it reads."""
-        own = self.positions * BYTES_IN_MEMORY_PER_POSITION
-        subsets = sum(class_size(self.size, a, b) // max(1, _blocks(self.size, a + b))
-                      for a, b in self.classes) * WORKING_SET_PER_SUBSET_TABLE
-        inputs = sum(class_size(self.size, a, b) for a, b in self.needs) * 2
-        return own + subsets + inputs
+        """Peak memory of solving this unit: its words, the tables it reads (as uint16) and
+        the index's subset tables (one per occupied count, and one per class)."""
+        own = self.entries * BYTES_IN_MEMORY_PER_ENTRY
+        inputs = sum(entry_count(self.size, a, b) for a, b in self.needs) * 2
+        cells = self.size * self.size
+        subsets = sum(class_size(self.size, cubes, 0)
+                      for cubes in {self.cubes, min(self.cubes + 1, cells)})
+        subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
+        return own + inputs + subsets * BYTES_PER_SUBSET
 
     def __str__(self) -> str:
         return f"pair ({self.mover_count}, {self.opponent_count})"
-
-
-def _blocks(size: int, cubes: int) -> int:
-    return class_size(size, cubes, 0)
 
 
 def units(size: int, max_blanks: int | None = None) -> list[Unit]:
@@ -76,7 +83,7 @@ def units(size: int, max_blanks: int | None = None) -> list[Unit]:
 
 
 def disk_bytes(plan: list[Unit]) -> int:
-    return sum(unit.positions for unit in plan) * BYTES_ON_DISK_PER_POSITION
+    return sum(unit.entries for unit in plan) * BYTES_ON_DISK_PER_ENTRY
 
 
 def memory_bytes(plan: list[Unit]) -> int:

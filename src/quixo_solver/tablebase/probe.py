@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ._index import position_index
+from ._orbit_index import position_index
 from ..baseboard import check_board
 from ..board import Board, Move
 from ..errors import PositionError

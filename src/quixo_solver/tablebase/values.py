@@ -7,12 +7,13 @@ from typing import cast
 
 WIN, DRAW, LOSS = 1, 0, -1
 
-# The generator's working word (_value_code.pxd): the code in the low CODE_BITS bits, the count
-# of internal moves not yet heard from above them.
-CODE_BITS = 10
-CODE_MASK = (1 << CODE_BITS) - 1
-ONE_MOVE = 1 << CODE_BITS
-NO_OWN_MOVES = 0xFFFF & ~CODE_MASK
+# The generator's working word (_value_code.pxd): SETTLED | code once an entry has a value,
+# else the weighted count of internal children still to report (HOLE: a slot of no position).
+SETTLED = 0x8000
+CODE_MASK = 0x7FFF
+HOLE = 0x7FFF
+WEIGHT_UNIT = 8
+LONGEST_PLIES = 16382
 WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _verify
 from ._index import class_size
+from ._orbit_index import entry_count
 from ..geometry import check_size
 from ..limits import check_threads
 from solverkit.progress import Progress
@@ -22,9 +23,9 @@ from .probe import MissingTableError
 class ClassCheck:
     mover_count: int
     opponent_count: int
-    positions: int
-    mismatches: int              # every position counts when its file (or an input) is damaged
-    examples: list[int]          # indices of the first mismatching positions
+    positions: int               # raw positions of the class
+    mismatches: int              # entries; every entry counts when its file (or an input) is damaged
+    examples: list[int]          # indices of the first mismatching entries
     damaged: str | None = None   # why the class could not be read
 
 
@@ -65,13 +66,13 @@ def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
     if not units:
         raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
     report = VerifyReport(size)
-    bar = Progress(sum(unit.positions for unit in units), f"verify {size}x{size}",
+    bar = Progress(sum(unit.entries for unit in units), f"verify {size}x{size}",
                    enabled=progress)
     try:
         for unit in units:
             for a, b in unit.classes:
                 report.classes.append(_check_class(directory, size, a, b, threads))
-                bar.advance(report.classes[-1].positions, f"class ({a}, {b})")
+                bar.advance(entry_count(size, a, b), f"class ({a}, {b})")
     finally:
         bar.close()
     return report
@@ -85,6 +86,6 @@ def _check_class(directory: Path, size: int, a: int, b: int, threads: int) -> Cl
         after_blank = (_values(directory, size, (b, a + 1)) if a + b < size * size
                        else np.zeros(0, dtype=np.uint16))
     except CorruptTableError as error:
-        return ClassCheck(a, b, positions, positions, [], damaged=str(error))
+        return ClassCheck(a, b, positions, entry_count(size, a, b), [], damaged=str(error))
     bad, examples = _verify.verify_class(size, a, b, own, mirror, after_blank, threads)
     return ClassCheck(a, b, positions, bad, examples)

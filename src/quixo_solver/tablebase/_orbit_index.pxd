@@ -1,0 +1,109 @@
+# One table entry per symmetry class ("orbit") of positions.
+#
+# The 8 symmetries of the square (geometry.symmetry_permutations) map a position to one with
+# the same value, so a table stores one of them. The index of a position (mover, opponent) of
+# class (a, b), k = a + b occupied squares:
+#
+#   1. Its occupied set S is reduced to the canonical set of its orbit: of all 8 images of S,
+#      the one of smallest colex rank. The canonical k-sets, in rank order, are the "blocks"
+#      0, 1, ...; `of_rank[rank(S)]` gives S's block and one symmetry t with t(S) = canonical.
+#   2. The mover's cubes are moved by t and ranked among the canonical set's squares
+#      (pext, then colex rank, as in _index.pxd): an arrangement rank in 0 .. C(k, a) - 1.
+#      When the canonical set is itself symmetric (symmetries u with u(canonical) = canonical,
+#      `block_symmetries`), the arrangement is also moved by each such u and the smallest rank
+#      is kept, so that every position of an orbit has the same index.
+#
+#   index = block * C(k, a) + smallest arrangement rank
+#
+# So each orbit has exactly one entry. The price is in the symmetric blocks: there an
+# arrangement whose rank is not the smallest of its images is a "hole", a slot no position
+# maps to (its value is written as 0 and never read). Holes are few except where nearly every
+# square is occupied: the full board is one symmetric set, so its classes store every
+# arrangement once per 8/|stabiliser| ... see orbit_statistics() for the measured
+# slots / orbits / raw positions of each board.
+#
+# A stored position stands for 8 / s raw positions, s = the number of symmetries that fix it
+# (1, 2, 4 or 8): counts over all arrangements weigh each entry by that orbit size.
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+
+from .._engine cimport mask_t
+from ._index cimport bits_below_bytes, pext_with, set_rank
+
+cdef extern from *:
+    int __builtin_ctz(unsigned int) nogil
+
+cdef enum:
+    SYMMETRIES = 8
+    IMAGE_TABLE = 4 * 256          # mask_t per symmetry: the image of each byte of a mask
+
+
+cdef struct OrbitIndex:
+    const uint32_t* of_rank           # per k-set (colex rank): its block << 3 | a symmetry t
+    const mask_t* block_sets          # the canonical set of each block
+    const uint8_t* block_symmetries   # bit u set: symmetry u (1..7) fixes the block's set
+    const mask_t* images              # SYMMETRIES * IMAGE_TABLE byte images of the board size
+    uint64_t arrangements             # C(k, a): slots per block
+    uint64_t blocks
+
+
+cdef inline mask_t image_of(const mask_t* images, int symmetry, mask_t squares) noexcept nogil:
+    """The squares `squares` are sent to by symmetry `symmetry`."""
+    cdef const mask_t* table = images + symmetry * IMAGE_TABLE
+    return (table[squares & 0xFF] | table[256 + ((squares >> 8) & 0xFF)]
+            | table[512 + ((squares >> 16) & 0xFF)] | table[768 + (squares >> 24)])
+
+
+cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, mask_t mover,
+                                          mask_t canonical) noexcept nogil:
+    """The smallest arrangement rank of `mover` (on the canonical set) and its images under
+    the symmetries that fix the set."""
+    cdef uint32_t below = bits_below_bytes(canonical)
+    cdef uint64_t best = set_rank(pext_with(mover, canonical, below)), other
+    cdef unsigned int fixing = x.block_symmetries[block]
+    cdef int u
+    while fixing:
+        u = __builtin_ctz(fixing)
+        fixing &= fixing - 1
+        other = set_rank(pext_with(image_of(x.images, u, mover), canonical, below))
+        if other < best:
+            best = other
+    return best
+
+
+cdef inline uint64_t orbit_index(const OrbitIndex* x, mask_t mover,
+                                 mask_t opponent) noexcept nogil:
+    """The entry of the orbit of (mover, opponent), in any of its 8 forms."""
+    cdef uint32_t entry = x.of_rank[set_rank(mover | opponent)]
+    cdef uint64_t block = entry >> 3
+    if entry & 7:
+        mover = image_of(x.images, entry & 7, mover)
+    return block * x.arrangements + smallest_arrangement(x, block, mover, x.block_sets[block])
+
+
+cdef inline int fixing_symmetries(const OrbitIndex* x, uint64_t block,
+                                  mask_t mover) noexcept nogil:
+    """How many symmetries fix the stored position (`mover` on the block's set): 1, 2, 4 or 8.
+    Its orbit holds 8 / that many raw positions."""
+    cdef unsigned int fixing = x.block_symmetries[block]
+    cdef int u, count = 1
+    while fixing:
+        u = __builtin_ctz(fixing)
+        fixing &= fixing - 1
+        if image_of(x.images, u, mover) == mover:
+            count += 1
+    return count
+
+
+cdef inline bint is_hole(const OrbitIndex* x, uint64_t block, mask_t mover,
+                         uint64_t arrangement) noexcept nogil:
+    """Whether slot `arrangement` of the block (holding `mover`) is no orbit's entry: an image
+    of it ranks lower."""
+    return x.block_symmetries[block] != 0 and smallest_arrangement(
+        x, block, mover, x.block_sets[block]) != arrangement
+
+
+cdef class OrbitClass:
+    cdef OrbitIndex index
+    cdef readonly int size, mover_count, opponent_count
+    cdef readonly object of_rank, block_sets, block_symmetries, arrangement_masks
+    cdef const uint32_t[::1] masks    # arrangement_masks: rank -> the mover's packed bits
