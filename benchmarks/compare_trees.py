@@ -30,6 +30,14 @@ with tempfile.TemporaryDirectory() as folder:
     build(folder, 4, progress=False)
     result = time.perf_counter() - started
 """,
+    "4x4 build from the command line, process start included (s)": """
+import subprocess, sys, tempfile
+with tempfile.TemporaryDirectory() as folder:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "quixo_solver", "tablebase", "build", "--size", "4",
+                    "--dir", folder], check=True, capture_output=True)
+    result = time.perf_counter() - started
+""",
     "search 5x5 nodes/s (two players)": """
 from quixo_solver import Board, Solver
 solver, nodes, seconds = Solver(tt_mib=64), 0, 0.0

@@ -237,11 +237,12 @@ def test_a_table_under_another_class_name_is_refused(tables, tmp_path):
 def test_an_old_format_file_is_refused_with_a_rebuild_message(tables, tmp_path):
     path = tmp_path / files.table_name(3, 9, 0)
     data = bytearray((tables / path.name).read_bytes())
-    data[8:10] = (1).to_bytes(2, "little")
-    data[60:64] = zlib.crc32(bytes(data[:60])).to_bytes(4, "little")
-    path.write_bytes(bytes(data))
-    with pytest.raises(CorruptTableError, match="version 1.*rebuild"):
-        files.open_table(path)
+    for old in (1, 2):     # 2: one value per position, before the symmetry classes
+        data[8:10] = old.to_bytes(2, "little")
+        data[60:64] = zlib.crc32(bytes(data[:60])).to_bytes(4, "little")
+        path.write_bytes(bytes(data))
+        with pytest.raises(CorruptTableError, match=f"version {old}.*rebuild"):
+            files.open_table(path)
 
 
 @settings(max_examples=100)

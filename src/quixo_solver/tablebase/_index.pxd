@@ -1,11 +1,13 @@
-# Perfect index of a class: the positions with `a` cubes for the mover and `b` for the
-# opponent on an N x N board (n = N*N cells, k = a + b occupied).
+# Ranking sets of squares: the combinatorial steps of the tables' index (_orbit_index.pxd).
 #
-#     index = rank(occupied squares) * C(k, a) + rank(mover's cubes among the occupied squares)
+# rank() is the colex rank of a set, sum over its elements p_0 < p_1 < ... of C(p_i, i + 1):
+# the k-sets of n squares are numbered 0 .. C(n, k) - 1 with no gaps. The raw index of a
+# position of class (a, b) (a cubes for the mover, b for the opponent, k = a + b),
 #
-# rank() is the colex rank of a set, sum over its elements p_0 < p_1 < ... of C(p_i, i + 1),
-# so every class is numbered 0 .. C(n, k) * C(k, a) - 1 with no gaps, and the positions
-# sharing one set of occupied squares form a block of C(k, a) consecutive indices.
+#     rank(occupied squares) * C(k, a) + rank(mover's cubes among the occupied squares),
+#
+# numbers every arrangement of the class (position_index in _index.pyx, a reference); the
+# tables store one entry per symmetry class instead.
 #
 # The kernels work a byte of the mask at a time through tables (no BMI2 needed):
 #   rank:  RANK_BYTE[j][byte][elements below byte j]
@@ -68,29 +70,6 @@ cdef inline uint64_t rank16(mask_t members, uint32_t low_count) noexcept nogil:
     """rank() of a set within squares 0..15; low_count = its elements in byte 0."""
     return (<uint64_t>RANK_BYTE[0][members & 0xFF][0]
             + RANK_BYTE[1][members >> 8][low_count])
-
-
-cdef inline uint64_t index_in_class(mask_t mover, mask_t opponent,
-                                    uint64_t block_size) noexcept nogil:
-    """Index of a position in its class, whose blocks (C(k, a)) the caller knows."""
-    cdef mask_t occupied = mover | opponent, packed
-    cdef uint32_t below, low_count
-    if occupied <= 0xFFFF:
-        # every 4x4 and 3x3 position: two bytes of table work instead of four
-        low_count = POPCOUNT_BYTE[occupied & 0xFF]
-        packed = (<mask_t>PEXT_BYTE[occupied & 0xFF][mover & 0xFF]
-                  | <mask_t>PEXT_BYTE[occupied >> 8][(mover >> 8) & 0xFF] << low_count)
-        return (rank16(occupied, low_count) * block_size
-                + rank16(packed, POPCOUNT_BYTE[packed & 0xFF]))
-    below = bits_below_bytes(occupied)
-    return (rank_with(occupied, below) * block_size
-            + set_rank(pext_with(mover, occupied, below)))
-
-
-cdef inline uint64_t class_index(mask_t mover, mask_t opponent) noexcept nogil:
-    """Index of a position in its own class (the class follows from the two counts)."""
-    return index_in_class(mover, opponent,
-                          BINOMIAL[popcount(mover | opponent)][popcount(mover)])
 
 
 cdef inline mask_t next_subset(mask_t x) noexcept nogil:

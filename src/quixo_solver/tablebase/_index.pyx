@@ -1,8 +1,9 @@
-"""Perfect indexing of Quixo classes (see _index.pxd for the formula), and its Python face."""
+"""Ranking sets of squares (see _index.pxd), and the raw index of a class, as a reference."""
 from libc.stdint cimport uint32_t, uint64_t
 
 import numpy as np
 
+from .._engine cimport popcount
 from .. import geometry as _geometry
 from ..errors import PositionError
 
@@ -75,7 +76,9 @@ def position_index(int size, mover, opponent):
     """Index of (mover, opponent) in its class (popcount(mover), popcount(opponent))."""
     _geometry.check_size(size)
     _geometry.check_masks(size, mover, opponent)
-    return int(class_index(mover, opponent))
+    cdef mask_t occupied = mover | opponent
+    cdef uint64_t arrangements = BINOMIAL[popcount(occupied)][popcount(mover)]
+    return int(set_rank(occupied) * arrangements + set_rank(pext(mover, occupied)))
 
 
 def position_at(int size, int mover_count, int opponent_count, index):

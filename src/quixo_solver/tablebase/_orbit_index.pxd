@@ -27,7 +27,7 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from .._engine cimport mask_t
-from ._index cimport bits_below_bytes, pext_with, set_rank
+from ._index cimport PEXT_BYTE, POPCOUNT_BYTE, bits_below_bytes, pext_with, rank16, set_rank
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
@@ -46,11 +46,34 @@ cdef struct OrbitIndex:
     uint64_t blocks
 
 
+# Sets within squares 0..15 (every 3x3 and 4x4 set) take two table steps instead of four.
+
 cdef inline mask_t image_of(const mask_t* images, int symmetry, mask_t squares) noexcept nogil:
     """The squares `squares` are sent to by symmetry `symmetry`."""
     cdef const mask_t* table = images + symmetry * IMAGE_TABLE
+    if squares <= 0xFFFF:
+        return table[squares & 0xFF] | table[256 + (squares >> 8)]
     return (table[squares & 0xFF] | table[256 + ((squares >> 8) & 0xFF)]
             | table[512 + ((squares >> 16) & 0xFF)] | table[768 + (squares >> 24)])
+
+
+cdef inline uint64_t rank_of_set(mask_t members) noexcept nogil:
+    """The colex rank of a set (_index.pxd)."""
+    if members <= 0xFFFF:
+        return rank16(members, POPCOUNT_BYTE[members & 0xFF])
+    return set_rank(members)
+
+
+cdef inline uint64_t arrangement_rank(mask_t mover, mask_t canonical,
+                                      uint32_t below) noexcept nogil:
+    """The rank of the mover's cubes among the squares of `canonical` (below: its
+    bits_below_bytes)."""
+    cdef mask_t packed
+    if canonical <= 0xFFFF:
+        packed = (<mask_t>PEXT_BYTE[canonical & 0xFF][mover & 0xFF]
+                  | <mask_t>PEXT_BYTE[canonical >> 8][(mover >> 8) & 0xFF] << ((below >> 8) & 0xFF))
+        return rank16(packed, POPCOUNT_BYTE[packed & 0xFF])
+    return set_rank(pext_with(mover, canonical, below))
 
 
 cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, mask_t mover,
@@ -58,13 +81,13 @@ cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, m
     """The smallest arrangement rank of `mover` (on the canonical set) and its images under
     the symmetries that fix the set."""
     cdef uint32_t below = bits_below_bytes(canonical)
-    cdef uint64_t best = set_rank(pext_with(mover, canonical, below)), other
+    cdef uint64_t best = arrangement_rank(mover, canonical, below), other
     cdef unsigned int fixing = x.block_symmetries[block]
     cdef int u
     while fixing:
         u = __builtin_ctz(fixing)
         fixing &= fixing - 1
-        other = set_rank(pext_with(image_of(x.images, u, mover), canonical, below))
+        other = arrangement_rank(image_of(x.images, u, mover), canonical, below)
         if other < best:
             best = other
     return best
@@ -73,7 +96,7 @@ cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, m
 cdef inline uint64_t orbit_index(const OrbitIndex* x, mask_t mover,
                                  mask_t opponent) noexcept nogil:
     """The entry of the orbit of (mover, opponent), in any of its 8 forms."""
-    cdef uint32_t entry = x.of_rank[set_rank(mover | opponent)]
+    cdef uint32_t entry = x.of_rank[rank_of_set(mover | opponent)]
     cdef uint64_t block = entry >> 3
     if entry & 7:
         mover = image_of(x.images, entry & 7, mover)

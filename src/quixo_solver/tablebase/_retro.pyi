@@ -1,16 +1,16 @@
 import numpy as np
 import numpy.typing as npt
 
+from ._orbit_index import OrbitClass
+
 class ClassSide:
     size: int
     mover_count: int
     opponent_count: int
-    block: int
-    external_block: int
     words: npt.NDArray[np.uint16]
     external: npt.NDArray[np.uint16]
-    subsets: npt.NDArray[np.uint32]
-    external_subsets: npt.NDArray[np.uint32]
+    orbits: OrbitClass
+    external_orbits: OrbitClass | None
     def __init__(self, size: int, mover_count: int, opponent_count: int,
                  external: npt.NDArray[np.uint16]) -> None: ...
     def values(self) -> npt.NDArray[np.uint16]: ...

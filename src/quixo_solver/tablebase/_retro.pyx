@@ -154,8 +154,9 @@ cdef inline mask_t unmoved_mover(const Geometry* g, int move, mask_t opponent,
 cdef class ClassSide:
     """One class of the pair being solved: its packed words and the table it reads."""
     cdef readonly int size, mover_count, opponent_count
-    cdef readonly object words, external, orbits, external_orbits
+    cdef readonly object words, external, orbits, external_orbits, chunk_plies
     cdef OrbitIndex index, external_index
+    cdef uint16_t[::1] chunk_plies_view
     cdef const uint32_t[::1] arrangement_masks
     cdef const uint32_t[::1] external_arrangement_masks
     cdef uint16_t[::1] words_view
@@ -170,6 +171,11 @@ cdef class ClassSide:
         self.arrangement_masks = self.orbits.arrangement_masks
         self.words = np.zeros(self.orbits.entries, dtype=np.uint16)
         self.words_view = self.words
+        # the most plies of a value settled in each chunk: a pass skips the chunks that
+        # cannot hold its frontier (in the long tail of a pair, nearly all of them)
+        self.chunk_plies = np.zeros(max(1, (self.words.shape[0] + CHUNK - 1) // CHUNK),
+                                    dtype=np.uint16)
+        self.chunk_plies_view = self.chunk_plies
         self.external = np.ascontiguousarray(external, dtype=np.uint16)
         self.external_view = self.external
         # taking a blank leads to class (opponent_count, mover_count + 1)
@@ -203,6 +209,14 @@ cdef inline uint64_t chunk_end(Py_ssize_t chunk, uint64_t total) noexcept nogil:
     if interrupted():
         return start
     return start + CHUNK if start + CHUNK < total else total
+
+
+cdef inline void _note(uint16_t* chunk_plies, uint64_t index, int plies) noexcept nogil:
+    """Entry `index` was settled with `plies`: raise its chunk's most plies."""
+    cdef uint16_t* most = &chunk_plies[index // CHUNK]
+    cdef uint16_t seen = quixo_atomic_load16(most)
+    while seen < plies and not quixo_compare_exchange16(most, seen, <uint16_t>plies):
+        seen = quixo_atomic_load16(most)
 
 
 cdef inline int _record(int32_t* longest, int plies) noexcept nogil:
@@ -310,16 +324,17 @@ cdef inline void _lower_win(uint16_t* word_at, uint16_t wanted) noexcept nogil:
 
 
 cdef inline void _win_blank_parents(const Geometry* g, mask_t mover, mask_t opponent,
-                                    uint16_t wanted, uint16_t* words,
+                                    int plies, uint16_t* words, uint16_t* chunk_plies,
                                     const OrbitIndex* parent_index) noexcept nogil:
-    """Every parent that took a blank wins in the plies of `wanted` at most."""
+    """Every parent that took a blank wins in `plies` at most."""
     cdef uint64_t indices[MAX_MOVES]
     cdef mask_t parent_movers[MAX_MOVES]
     cdef mask_t parent_opponents[MAX_MOVES]
     cdef int count = _parents(g, mover, opponent, False, parent_index, words, indices,
                               parent_movers, parent_opponents), i
     for i in range(count):
-        _lower_win(&words[indices[i]], wanted)
+        _lower_win(&words[indices[i]], SETTLED | win_in(plies))
+        _note(chunk_plies, indices[i], plies)
 
 
 cdef void _pull_external_losses(ClassSide side, int threads,
@@ -349,8 +364,8 @@ cdef void _pull_external_losses(ClassSide side, int threads,
                 mover = pdep(side.external_arrangement_masks[index - block * x.arrangements],
                              occupied)
                 plies = plies_of(code) + 1
-                _win_blank_parents(g, mover, occupied & ~mover, SETTLED | win_in(plies), words,
-                                   &side.index)
+                _win_blank_parents(g, mover, occupied & ~mover, plies, words,
+                                   &side.chunk_plies_view[0], &side.index)
                 _record(&longest[chunk], plies)
             index = index + 1
 
@@ -378,13 +393,15 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
                     look_up_external(g, mover, occupied & ~mover, external,
                                      &side.external_index), 0)
                 side.words_view[index] = settled_word(plies)
+                if plies >= 0:
+                    _note(&side.chunk_plies_view[0], index, plies)
                 _record(&longest[chunk], plies)
             index = index + 1
 
 
 cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t opponent, bint lost,
                                    int plies, int weight, uint16_t* parents,
-                                   const OrbitIndex* parent_index,
+                                   uint16_t* chunk_plies, const OrbitIndex* parent_index,
                                    const uint16_t* parent_external,
                                    const OrbitIndex* parent_external_index) noexcept nogil:
     """Un-move one frontier entry (value n - 1 plies, `weight` its share of each parent's
@@ -405,6 +422,7 @@ cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t oppon
             word = quixo_atomic_load16(&parents[indices[i]])
             if word < SETTLED or (is_win(word & CODE_MASK) and word > win_now):
                 _lower_win(&parents[indices[i]], win_now)
+                _note(chunk_plies, indices[i], plies)
                 longest = plies
             continue
         # a won child: its weight fewer to hear from
@@ -417,6 +435,8 @@ cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t oppon
                 look_up_external(g, parent_movers[i], parent_opponents[i], parent_external,
                                  parent_external_index), plies)
             quixo_atomic_store16(&parents[indices[i]], settled_word(settled))
+            if settled >= 0:
+                _note(chunk_plies, indices[i], settled)
             if settled > longest:
                 longest = settled
     return longest
@@ -432,6 +452,8 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     cdef const uint16_t[::1] words = frontier_side.words_view
     cdef const uint32_t[::1] arrangement_masks = frontier_side.arrangement_masks
     cdef uint16_t* parents = &parent_side.words_view[0]
+    cdef uint16_t* parent_chunk_plies = &parent_side.chunk_plies_view[0]
+    cdef const uint16_t[::1] chunk_plies = frontier_side.chunk_plies_view
     cdef const uint16_t* parent_external = (
         &parent_side.external_view[0] if parent_side.external_view.shape[0] else NULL)
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
@@ -445,6 +467,8 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
             index = chunk * CHUNK
             stop = chunk_end(chunk, total)
+            if chunk_plies[chunk] < plies - 1:
+                stop = index      # nothing in this chunk has n - 1 plies
             while index < stop:
                 word = words[index]
                 if word == win_before or word == loss_before:
@@ -453,7 +477,8 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
                     mover = pdep(arrangement_masks[index - block * x.arrangements], occupied)
                     settled = _unmove_to_parents(
                         g, mover, occupied & ~mover, word == loss_before, plies,
-                        weight_of(x, block, mover), parents, &parent_side.index,
+                        weight_of(x, block, mover), parents, parent_chunk_plies,
+                        &parent_side.index,
                         parent_external, &parent_side.external_index)
                     if settled >= 0:
                         _record(&chunk_longest[chunk], settled)
