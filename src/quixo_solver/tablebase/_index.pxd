@@ -9,8 +9,8 @@
 # numbers every arrangement of the class (position_index in _index.pyx, a reference); the
 # tables store one entry per symmetry class instead.
 #
-# The kernels work a byte of the mask at a time through tables (no BMI2 needed):
-#   rank:  RANK_BYTE[j][byte][elements below byte j]
+# The kernels work through tables (no BMI2 needed):
+#   rank:  RANK_LOW[squares 0..12] + RANK_HIGH[squares 13..24][elements among 0..12]
 #   pext:  PEXT_BYTE[occupied byte][mover byte] -> the mover's bits packed to the bottom
 #   pdep:  PDEP_BYTE[occupied byte][packed bits] -> the reverse
 #   POPCOUNT_BYTE[byte]: its elements
@@ -19,7 +19,9 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from .._engine cimport mask_t, popcount
 
 cdef uint64_t BINOMIAL[26][26]
-cdef uint32_t RANK_BYTE[4][256][26]
+cdef uint32_t RANK_LOW[1 << 13]
+cdef uint32_t RANK_HIGH[1 << 12][14]
+cdef uint8_t COUNT_LOW[1 << 13]
 cdef uint8_t PEXT_BYTE[256][256]
 cdef uint8_t PDEP_BYTE[256][256]
 cdef uint8_t POPCOUNT_BYTE[256]
@@ -34,15 +36,10 @@ cdef inline uint32_t bits_below_bytes(mask_t x) noexcept nogil:
     return x * 0x01010100u
 
 
-cdef inline uint64_t rank_with(mask_t members, uint32_t below) noexcept nogil:
-    return (<uint64_t>RANK_BYTE[0][members & 0xFF][0]
-            + RANK_BYTE[1][(members >> 8) & 0xFF][(below >> 8) & 0xFF]
-            + RANK_BYTE[2][(members >> 16) & 0xFF][(below >> 16) & 0xFF]
-            + RANK_BYTE[3][members >> 24][below >> 24])
-
-
 cdef inline uint64_t set_rank(mask_t members) noexcept nogil:
-    return rank_with(members, bits_below_bytes(members))
+    """The colex rank of a set of squares 0..24."""
+    cdef mask_t low = members & 0x1FFF
+    return <uint64_t>RANK_LOW[low] + RANK_HIGH[members >> 13][COUNT_LOW[low]]
 
 
 cdef inline mask_t pext_with(mask_t bits, mask_t within, uint32_t below) noexcept nogil:
@@ -64,12 +61,6 @@ cdef inline mask_t pdep(mask_t packed, mask_t within) noexcept nogil:
             | <mask_t>PDEP_BYTE[(within >> 8) & 0xFF][(packed >> ((below >> 8) & 0xFF)) & 0xFF] << 8
             | <mask_t>PDEP_BYTE[(within >> 16) & 0xFF][(packed >> ((below >> 16) & 0xFF)) & 0xFF] << 16
             | <mask_t>PDEP_BYTE[within >> 24][(packed >> (below >> 24)) & 0xFF] << 24)
-
-
-cdef inline uint64_t rank16(mask_t members, uint32_t low_count) noexcept nogil:
-    """rank() of a set within squares 0..15; low_count = its elements in byte 0."""
-    return (<uint64_t>RANK_BYTE[0][members & 0xFF][0]
-            + RANK_BYTE[1][members >> 8][low_count])
 
 
 cdef inline mask_t next_subset(mask_t x) noexcept nogil:

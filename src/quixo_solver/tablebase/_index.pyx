@@ -8,6 +8,19 @@ from .. import geometry as _geometry
 from ..errors import PositionError
 
 
+cdef uint64_t _rank_part(int members, int first_square, int below) noexcept:
+    """The terms of rank() for the squares first_square + p (p in members), the first of them
+    with `below` elements of the set below it."""
+    cdef uint64_t total = 0
+    cdef int p, i = below
+    for p in range(13):
+        if members >> p & 1:
+            i += 1
+            if first_square + p < 26 and i < 26:
+                total += BINOMIAL[first_square + p][i]
+    return total
+
+
 cdef void _fill_tables() noexcept:
     cdef int n, k, j, value, below, p, r, occupied, bits, packed, spread, i
     cdef uint64_t total
@@ -17,17 +30,12 @@ cdef void _fill_tables() noexcept:
         BINOMIAL[n][0] = 1
         for k in range(1, n + 1):
             BINOMIAL[n][k] = BINOMIAL[n - 1][k - 1] + (BINOMIAL[n - 1][k] if k < n else 0)
-    for j in range(4):
-        for value in range(256):
-            for below in range(26):
-                total = 0
-                r = 0
-                for p in range(8):
-                    if value >> p & 1:
-                        if 8 * j + p < 26 and below + r + 1 < 26:
-                            total += BINOMIAL[8 * j + p][below + r + 1]
-                        r += 1
-                RANK_BYTE[j][value][below] = <uint32_t>total
+    for value in range(1 << 13):
+        COUNT_LOW[value] = bin(value).count("1")
+        RANK_LOW[value] = <uint32_t>_rank_part(value, 0, 0)
+    for value in range(1 << 12):
+        for below in range(14):
+            RANK_HIGH[value][below] = <uint32_t>_rank_part(value, 13, below)
     for occupied in range(256):
         POPCOUNT_BYTE[occupied] = bin(occupied).count("1")
         for bits in range(256):

@@ -17,31 +17,34 @@
 #
 # So each orbit has exactly one entry. The price is in the symmetric blocks: there an
 # arrangement whose rank is not the smallest of its images is a "hole", a slot no position
-# maps to (its value is written as 0 and never read). Holes are few except where nearly every
-# square is occupied: the full board is one symmetric set, so its classes store every
-# arrangement once per 8/|stabiliser| ... see orbit_statistics() for the measured
-# slots / orbits / raw positions of each board.
+# maps to (its value is written as 0 and never read). Holes are many only where nearly every
+# square is occupied (the full board is one symmetric set), so over a whole board they cost
+# little (slots / orbits / raw positions, from entry_count and position_orbits):
+#     3x3:           4,599 /           2,862 /          19,683   (slots 23.4% of raw)
+#     4x4:       5,864,611 /       5,398,083 /      43,046,721   (13.6%)
+#     5x5: 107,207,255,529 / 105,918,450,471 / 847,288,609,443   (12.65%; 1.2% holes)
+# and for the 5x5 classes with at most 2 / 3 / 4 / 5 blanks: 18.4% / 14.9% / 13.7% / 13.2%.
 #
 # A stored position stands for 8 / s raw positions, s = the number of symmetries that fix it
 # (1, 2, 4 or 8): counts over all arrangements weigh each entry by that orbit size.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from .._engine cimport mask_t
-from ._index cimport PEXT_BYTE, POPCOUNT_BYTE, bits_below_bytes, pext_with, rank16, set_rank
+from .._engine cimport SYMMETRIES, mask_t
+from ._index cimport PEXT_BYTE, bits_below_bytes, pext_with, set_rank
 
 cdef extern from *:
     int __builtin_ctz(unsigned int) nogil
 
 cdef enum:
-    SYMMETRIES = 8
-    IMAGE_TABLE = 4 * 256          # mask_t per symmetry: the image of each byte of a mask
+    IMAGE_TABLE = 4 * 256          # mask_t per symmetry in Geometry.symmetry_bytes
 
 
 cdef struct OrbitIndex:
     const uint32_t* of_rank           # per k-set (colex rank): its block << 3 | a symmetry t
     const mask_t* block_sets          # the canonical set of each block
+    const uint32_t* block_below       # bits_below_bytes of each block's set (_index.pxd)
     const uint8_t* block_symmetries   # bit u set: symmetry u (1..7) fixes the block's set
-    const mask_t* images              # SYMMETRIES * IMAGE_TABLE byte images of the board size
+    const mask_t* images              # the board's Geometry.symmetry_bytes (_engine.pxd)
     uint64_t arrangements             # C(k, a): slots per block
     uint64_t blocks
 
@@ -57,30 +60,24 @@ cdef inline mask_t image_of(const mask_t* images, int symmetry, mask_t squares) 
             | table[512 + ((squares >> 16) & 0xFF)] | table[768 + (squares >> 24)])
 
 
-cdef inline uint64_t rank_of_set(mask_t members) noexcept nogil:
-    """The colex rank of a set (_index.pxd)."""
-    if members <= 0xFFFF:
-        return rank16(members, POPCOUNT_BYTE[members & 0xFF])
-    return set_rank(members)
-
-
 cdef inline uint64_t arrangement_rank(mask_t mover, mask_t canonical,
                                       uint32_t below) noexcept nogil:
     """The rank of the mover's cubes among the squares of `canonical` (below: its
     bits_below_bytes)."""
     cdef mask_t packed
     if canonical <= 0xFFFF:
-        packed = (<mask_t>PEXT_BYTE[canonical & 0xFF][mover & 0xFF]
-                  | <mask_t>PEXT_BYTE[canonical >> 8][(mover >> 8) & 0xFF] << ((below >> 8) & 0xFF))
-        return rank16(packed, POPCOUNT_BYTE[packed & 0xFF])
+        return set_rank(<mask_t>PEXT_BYTE[canonical & 0xFF][mover & 0xFF]
+                        | <mask_t>PEXT_BYTE[canonical >> 8][(mover >> 8) & 0xFF]
+                        << ((below >> 8) & 0xFF))
     return set_rank(pext_with(mover, canonical, below))
 
 
-cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, mask_t mover,
-                                          mask_t canonical) noexcept nogil:
-    """The smallest arrangement rank of `mover` (on the canonical set) and its images under
-    the symmetries that fix the set."""
-    cdef uint32_t below = bits_below_bytes(canonical)
+cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block,
+                                          mask_t mover) noexcept nogil:
+    """The smallest arrangement rank of `mover` (on the block's canonical set) and its images
+    under the symmetries that fix the set."""
+    cdef mask_t canonical = x.block_sets[block]
+    cdef uint32_t below = x.block_below[block]
     cdef uint64_t best = arrangement_rank(mover, canonical, below), other
     cdef unsigned int fixing = x.block_symmetries[block]
     cdef int u
@@ -96,11 +93,11 @@ cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block, m
 cdef inline uint64_t orbit_index(const OrbitIndex* x, mask_t mover,
                                  mask_t opponent) noexcept nogil:
     """The entry of the orbit of (mover, opponent), in any of its 8 forms."""
-    cdef uint32_t entry = x.of_rank[rank_of_set(mover | opponent)]
+    cdef uint32_t entry = x.of_rank[set_rank(mover | opponent)]
     cdef uint64_t block = entry >> 3
     if entry & 7:
         mover = image_of(x.images, entry & 7, mover)
-    return block * x.arrangements + smallest_arrangement(x, block, mover, x.block_sets[block])
+    return block * x.arrangements + smallest_arrangement(x, block, mover)
 
 
 cdef inline int fixing_symmetries(const OrbitIndex* x, uint64_t block,
@@ -122,11 +119,11 @@ cdef inline bint is_hole(const OrbitIndex* x, uint64_t block, mask_t mover,
     """Whether slot `arrangement` of the block (holding `mover`) is no orbit's entry: an image
     of it ranks lower."""
     return x.block_symmetries[block] != 0 and smallest_arrangement(
-        x, block, mover, x.block_sets[block]) != arrangement
+        x, block, mover) != arrangement
 
 
 cdef class OrbitClass:
     cdef OrbitIndex index
     cdef readonly int size, mover_count, opponent_count
-    cdef readonly object of_rank, block_sets, block_symmetries, arrangement_masks
+    cdef readonly object of_rank, block_sets, block_below, block_symmetries, arrangement_masks
     cdef const uint32_t[::1] masks    # arrangement_masks: rank -> the mover's packed bits

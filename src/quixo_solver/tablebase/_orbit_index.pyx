@@ -5,37 +5,16 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
+from .._engine cimport geometry_of
 from .. import geometry as _geometry
 from ..errors import PositionError
-from ._index cimport BINOMIAL, next_subset, pdep, set_rank
+from ._index cimport BINOMIAL, bits_below_bytes, next_subset, pdep, set_rank
 from ._index import class_size, subsets_in_order
-
-# IMAGES[size]: the byte images of every symmetry of that board (sizes 3, 4 and 5)
-cdef mask_t IMAGES[6][SYMMETRIES * IMAGE_TABLE]
-
-
-cdef void _fill_images() except *:
-    cdef int size, u, j, byte, bit
-    cdef mask_t image
-    for size in _geometry.SIZES:
-        permutations = _geometry.symmetry_permutations(size)
-        for u in range(SYMMETRIES):
-            for j in range(4):
-                for byte in range(256):
-                    image = 0
-                    for bit in range(8):
-                        if byte >> bit & 1 and 8 * j + bit < size * size:
-                            image |= (<mask_t>1) << permutations[u][8 * j + bit]
-                    IMAGES[size][u * IMAGE_TABLE + 256 * j + byte] = image
-
-
-_fill_images()
-
 
 @lru_cache(maxsize=None)
 def subset_classes(int size, int count):
-    """The blocks of the `count`-sets of the board: (of_rank, block_sets, block_symmetries),
-    as _orbit_index.pxd defines them. Read-only arrays, computed once per process."""
+    """The blocks of the `count`-sets of the board: (of_rank, block_sets, block_below,
+    block_symmetries), as _orbit_index.pxd defines them. Read-only arrays, computed once per process."""
     cdef int cells = size * size
     cdef uint64_t total = BINOMIAL[cells][count], rank, image_rank, best_rank
     of_rank_array = np.empty(total, dtype=np.uint32)
@@ -44,7 +23,7 @@ def subset_classes(int size, int count):
     cdef uint32_t[::1] of_rank = of_rank_array
     cdef uint32_t[::1] block_sets = sets_array
     cdef uint8_t[::1] block_symmetries = symmetries_array
-    cdef const mask_t* images = IMAGES[size]
+    cdef const mask_t* images = &geometry_of(size).symmetry_bytes[0][0][0]
     cdef mask_t subset = ((<mask_t>1) << count) - 1, image
     cdef uint64_t blocks = 0
     cdef int u, best_symmetry
@@ -71,7 +50,9 @@ def subset_classes(int size, int count):
                 of_rank[rank] = (of_rank[best_rank] & ~(<uint32_t>7)) | best_symmetry
             if count > 0 and rank + 1 < total:
                 subset = next_subset(subset)
-    result = (of_rank_array, sets_array[:blocks].copy(), symmetries_array[:blocks].copy())
+    sets_array = sets_array[:blocks].copy()
+    below_array = np.array([bits_below_bytes(subset) for subset in sets_array], dtype=np.uint32)
+    result = (of_rank_array, sets_array, below_array, symmetries_array[:blocks].copy())
     for array in result:
         array.flags.writeable = False
     return result
@@ -87,16 +68,19 @@ cdef class OrbitClass:
         self.mover_count = mover_count
         self.opponent_count = opponent_count
         cdef int occupied = mover_count + opponent_count
-        self.of_rank, self.block_sets, self.block_symmetries = subset_classes(size, occupied)
+        self.of_rank, self.block_sets, self.block_below, self.block_symmetries = \
+            subset_classes(size, occupied)
         self.arrangement_masks = subsets_in_order(mover_count, occupied)
         self.masks = self.arrangement_masks
         cdef const uint32_t[::1] of_rank = self.of_rank
         cdef const uint32_t[::1] block_sets = self.block_sets
+        cdef const uint32_t[::1] block_below = self.block_below
         cdef const uint8_t[::1] block_symmetries = self.block_symmetries
         self.index.of_rank = &of_rank[0]
         self.index.block_sets = &block_sets[0]
+        self.index.block_below = &block_below[0]
         self.index.block_symmetries = &block_symmetries[0]
-        self.index.images = IMAGES[size]
+        self.index.images = &geometry_of(size).symmetry_bytes[0][0][0]
         self.index.arrangements = BINOMIAL[occupied][mover_count]
         self.index.blocks = block_sets.shape[0]
 

@@ -39,7 +39,7 @@ Both kernels are nogil and split the class into chunks over the cores (OpenMP); 
 does not depend on the thread count.
 """
 from cython.parallel cimport prange
-from libc.stdint cimport int32_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
@@ -74,6 +74,7 @@ cdef extern from *:
     bint quixo_compare_exchange16(uint16_t* p, uint16_t expected, uint16_t desired) noexcept nogil
 
 DEF CHUNK = 16384
+DEF BATCH = 32          # frontier entries whose parents are looked up together
 DEF NO_PLIES = 0x7FFF
 DEF OVERFLOW = 0x7FFFFFFF
 
@@ -399,90 +400,124 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
             index = index + 1
 
 
-cdef inline int _unmove_to_parents(const Geometry* g, mask_t mover, mask_t opponent, bint lost,
-                                   int plies, int weight, uint16_t* parents,
-                                   uint16_t* chunk_plies, const OrbitIndex* parent_index,
-                                   const uint16_t* parent_external,
-                                   const OrbitIndex* parent_external_index) noexcept nogil:
-    """Un-move one frontier entry (value n - 1 plies, `weight` its share of each parent's
-    count) to its internal parents: a loss makes each a win in n; a win takes `weight` from
-    each undecided parent's count, settling the parents it empties. The parents' entries are
-    computed and prefetched first, so that their cache misses overlap. Returns the largest
-    plies assigned, -1 if none. (Helpers, so that their arrays are private to the thread that
-    runs them.)"""
-    cdef uint64_t indices[MAX_MOVES]
-    cdef mask_t parent_movers[MAX_MOVES]
-    cdef mask_t parent_opponents[MAX_MOVES]
-    cdef int count = _parents(g, mover, opponent, True, parent_index, parents, indices,
-                              parent_movers, parent_opponents)
+cdef struct Pass:
+    # what every chunk of one propagate pass reads or writes
+    const Geometry* g
+    int plies
+    const OrbitIndex* frontier_index
+    const uint16_t* frontier_words
+    const uint32_t* arrangement_masks
+    uint16_t* parents
+    uint16_t* parent_chunk_plies
+    const OrbitIndex* parent_index
+    const uint16_t* parent_external
+    const OrbitIndex* parent_external_index
+
+
+cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
+                               const mask_t* parent_movers, const mask_t* parent_opponents,
+                               const uint8_t* weights, int count) noexcept nogil:
+    """Hear from frontier children at their parents (entries `indices`, prefetched): from a
+    lost child (weight 0) a parent becomes a win in n; a won child takes its weight from each
+    undecided parent's count, settling the parents it empties. Returns the largest plies
+    assigned, -1 if none."""
     cdef int i, settled, longest = -1
-    cdef uint16_t win_now = SETTLED | win_in(plies), word
+    cdef uint16_t win_now = SETTLED | win_in(p.plies), word
+    cdef uint16_t* at
     for i in range(count):
-        if lost:
-            word = quixo_atomic_load16(&parents[indices[i]])
+        at = &p.parents[indices[i]]
+        word = quixo_atomic_load16(at)
+        if weights[i] == 0:
             if word < SETTLED or (is_win(word & CODE_MASK) and word > win_now):
-                _lower_win(&parents[indices[i]], win_now)
-                _note(chunk_plies, indices[i], plies)
-                longest = plies
+                _lower_win(at, win_now)
+                _note(p.parent_chunk_plies, indices[i], p.plies)
+                longest = p.plies
             continue
-        # a won child: its weight fewer to hear from
-        word = quixo_atomic_load16(&parents[indices[i]])
-        while word < SETTLED and not quixo_compare_exchange16(
-                &parents[indices[i]], word, word - weight):
-            word = quixo_atomic_load16(&parents[indices[i]])
-        if word == weight:    # this un-move emptied the count
+        while word < SETTLED and not quixo_compare_exchange16(at, word, word - weights[i]):
+            word = quixo_atomic_load16(at)
+        if word == weights[i]:    # this un-move emptied the count
             settled = settled_loss_plies(
-                look_up_external(g, parent_movers[i], parent_opponents[i], parent_external,
-                                 parent_external_index), plies)
-            quixo_atomic_store16(&parents[indices[i]], settled_word(settled))
+                look_up_external(p.g, parent_movers[i], parent_opponents[i],
+                                 p.parent_external, p.parent_external_index), p.plies)
+            quixo_atomic_store16(at, settled_word(settled))
             if settled >= 0:
-                _note(chunk_plies, indices[i], settled)
+                _note(p.parent_chunk_plies, indices[i], settled)
             if settled > longest:
                 longest = settled
     return longest
 
 
+cdef int _propagate_chunk(const Pass* p, uint64_t index, uint64_t stop) noexcept nogil:
+    """Un-move the entries of one chunk whose value has n - 1 plies to their internal
+    parents. The parents of BATCH frontier entries are found and prefetched before any is
+    read, so that many cache misses are in flight at once. (A helper, so that its arrays are
+    private to the thread that runs it.) Returns the largest plies assigned, -1 if none."""
+    cdef uint64_t indices[BATCH * MAX_MOVES]
+    cdef mask_t parent_movers[BATCH * MAX_MOVES]
+    cdef mask_t parent_opponents[BATCH * MAX_MOVES]
+    cdef uint8_t weights[BATCH * MAX_MOVES]   # 0 for a lost child, else a won child's weight
+    cdef const OrbitIndex* x = p.frontier_index
+    cdef uint16_t win_before = SETTLED | win_in(p.plies - 1)
+    cdef uint16_t loss_before = SETTLED | loss_in(p.plies - 1), word
+    cdef int count = 0, children = 0, found, i, longest = -1, settled
+    cdef uint8_t weight
+    cdef uint64_t block
+    cdef mask_t occupied, mover
+    while index < stop:
+        word = p.frontier_words[index]
+        if word == win_before or word == loss_before:
+            block = index // x.arrangements
+            occupied = x.block_sets[block]
+            mover = pdep(p.arrangement_masks[index - block * x.arrangements], occupied)
+            weight = 0 if word == loss_before else weight_of(x, block, mover)
+            found = _parents(p.g, mover, occupied & ~mover, True, p.parent_index, p.parents,
+                             &indices[count], &parent_movers[count], &parent_opponents[count])
+            for i in range(count, count + found):
+                weights[i] = weight
+            count += found
+            children += 1
+            if children == BATCH:
+                settled = _apply_unmoves(p, indices, parent_movers, parent_opponents, weights,
+                                         count)
+                if settled > longest:
+                    longest = settled
+                count = children = 0
+        index += 1
+    settled = _apply_unmoves(p, indices, parent_movers, parent_opponents, weights, count)
+    return settled if settled > longest else longest
+
+
 def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int threads):
     """Step 2 for one n = ``plies``: un-move the entries of ``frontier_side`` whose value has
     n - 1 plies into ``parent_side``. Returns the largest plies assigned (-1 if none)."""
-    cdef const Geometry* g = geometry_of(frontier_side.size)
-    cdef const OrbitIndex* x = &frontier_side.index
+    cdef Pass p
+    p.g = geometry_of(frontier_side.size)
+    p.plies = plies
+    p.frontier_index = &frontier_side.index
+    p.frontier_words = &frontier_side.words_view[0]
+    p.arrangement_masks = &frontier_side.arrangement_masks[0]
+    p.parents = &parent_side.words_view[0]
+    p.parent_chunk_plies = &parent_side.chunk_plies_view[0]
+    p.parent_index = &parent_side.index
+    p.parent_external = (&parent_side.external_view[0] if parent_side.external_view.shape[0]
+                         else NULL)
+    p.parent_external_index = &parent_side.external_index
     cdef uint64_t total = frontier_side.words.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef const uint16_t[::1] words = frontier_side.words_view
-    cdef const uint32_t[::1] arrangement_masks = frontier_side.arrangement_masks
-    cdef uint16_t* parents = &parent_side.words_view[0]
-    cdef uint16_t* parent_chunk_plies = &parent_side.chunk_plies_view[0]
     cdef const uint16_t[::1] chunk_plies = frontier_side.chunk_plies_view
-    cdef const uint16_t* parent_external = (
-        &parent_side.external_view[0] if parent_side.external_view.shape[0] else NULL)
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
-    cdef uint16_t loss_before = SETTLED | loss_in(plies - 1)
-    cdef uint16_t win_before = SETTLED | win_in(plies - 1), word
-    cdef uint64_t index, block, stop
-    cdef mask_t occupied, mover
+    cdef uint64_t start, stop
     cdef int settled
     watch_interrupts()
     try:
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-            index = chunk * CHUNK
+            start = chunk * CHUNK
             stop = chunk_end(chunk, total)
             if chunk_plies[chunk] < plies - 1:
-                stop = index      # nothing in this chunk has n - 1 plies
-            while index < stop:
-                word = words[index]
-                if word == win_before or word == loss_before:
-                    block = index // x.arrangements
-                    occupied = x.block_sets[block]
-                    mover = pdep(arrangement_masks[index - block * x.arrangements], occupied)
-                    settled = _unmove_to_parents(
-                        g, mover, occupied & ~mover, word == loss_before, plies,
-                        weight_of(x, block, mover), parents, parent_chunk_plies,
-                        &parent_side.index,
-                        parent_external, &parent_side.external_index)
-                    if settled >= 0:
-                        _record(&chunk_longest[chunk], settled)
-                index = index + 1
+                stop = start      # nothing in this chunk has n - 1 plies
+            settled = _propagate_chunk(&p, start, stop)
+            if settled >= 0:
+                _record(&chunk_longest[chunk], settled)
     finally:
         stop_watching()
     return _longest(chunk_longest)

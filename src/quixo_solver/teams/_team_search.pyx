@@ -116,7 +116,9 @@ cdef class TeamEngine:
         cdef int code
         if must_pass(self.g, p) or not near_line(self.g, team_cubes(p)):
             return False
-        for code in range(2 * self.g.move_count):
+        # lines count whatever the dots: of the two codes of a move (dot at the mover or at
+        # the team-mate, 2m and 2m + 1) the first tells for both
+        for code in range(0, 2 * self.g.move_count, 2):
             if is_legal_code(self.g, code, p):
                 play_code(self.g, code, p, &child)
                 if team_status(self.g, &child) < 0:
