@@ -146,8 +146,13 @@ def command_play(args: argparse.Namespace) -> None:
 
 
 def command_tablebase_build(args: argparse.Namespace) -> None:
-    report = tb.build(_directory(args), args.size, args.max_blanks, jobs=args.jobs,
-                      force=args.force)
+    client = _cluster_client(args)
+    try:
+        report = tb.build(_directory(args), args.size, args.max_blanks, jobs=args.jobs,
+                          force=args.force, client=client)
+    finally:
+        if client is not None:
+            client.close()
     payload = {"size": args.size, "directory": str(report.directory),
                "solved": len(report.solved), "already_built": len(report.skipped),
                "positions": sum(unit.positions for unit in report.solved),
@@ -156,6 +161,78 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
     _emit(args, payload, [f"solved {payload['solved']} class pairs ({payload['positions']} "
                           f"positions) in {report.seconds:.1f} s; {payload['already_built']} "
                           f"were already built, in {report.directory}"])
+
+
+def _cluster_client(args: argparse.Namespace) -> Any:
+    """The Dask client of --workers (a local cluster) or --scheduler, or None."""
+    from .tablebase import cluster
+
+    if args.workers is None and args.scheduler is None:
+        return None
+    memory = None if args.memory_per_worker is None else int(args.memory_per_worker * 2**30)
+    client = (cluster.local_client(args.workers, memory) if args.workers is not None
+              else cluster.remote_client(args.scheduler))
+    link = getattr(client, "dashboard_link", None)
+    if link and not args.json:
+        print(f"Dask dashboard: {link}", file=sys.stderr)
+    return client
+
+
+def command_tablebase_plan(args: argparse.Namespace) -> None:
+    from .tablebase import forecast
+
+    units = tb.units(args.size, args.max_blanks)
+    calibration = None
+    throughput = args.throughput
+    if throughput is None:
+        calibration = forecast.calibrate(threads=1)
+        throughput = calibration.throughput
+    memory = None if args.memory_per_worker is None else int(args.memory_per_worker * 2**30)
+    try:
+        found = forecast.forecast(units, throughput, workers=args.workers, cores=args.cores,
+                                  memory_per_worker=memory)
+    except ValueError as error:
+        raise QuixoError(str(error)) from None
+    payload: dict[str, Any] = {
+        "size": args.size, "max_blanks": args.max_blanks, "workers": args.workers,
+        "cores_per_worker": args.cores, "memory_per_worker_bytes": found.memory_per_worker,
+        "throughput_entries_per_core_second": round(throughput, 1),
+        "calibration": None if calibration is None else {
+            "size": calibration.size, "max_blanks": calibration.max_blanks,
+            "entries": calibration.entries, "seconds": round(calibration.seconds, 3),
+            "threads": calibration.threads},
+        "positions": sum(u.positions for u in units), "entries": sum(u.entries for u in units),
+        "disk_bytes": found.disk_bytes, "largest_memory_bytes": found.largest_memory,
+        "critical_path": {"units": [[u.mover_count, u.opponent_count]
+                                    for u in found.critical_path],
+                          "seconds": round(found.critical_seconds, 1)},
+        "estimated_seconds": round(found.wall_seconds, 1),
+        "units": [{"mover": u.mover_count, "opponent": u.opponent_count,
+                   "positions": u.positions, "entries": u.entries,
+                   "memory_bytes": u.memory_bytes, "disk_bytes": plan_disk(u),
+                   "seconds": round(found.seconds[u], 3)} for u in units]}
+    gib = 2**30
+    lines = [f"{'pair':>9} {'positions':>16} {'entries':>15} {'memory GiB':>11} "
+             f"{'disk GiB':>9} {'seconds':>9}"]
+    lines += [f"{u.mover_count:>4},{u.opponent_count:>3} {u.positions:>16,} {u.entries:>15,} "
+              f"{u.memory_bytes / gib:>11.2f} {plan_disk(u) / gib:>9.2f} "
+              f"{found.seconds[u]:>9.1f}" for u in units]
+    source = (f"measured: {calibration.entries:,} entries in {calibration.seconds:.1f} s on "
+              f"1 core, 5x5 <= 1 blank" if calibration else "given")
+    lines += [f"{len(units)} pairs, {payload['positions']:,} positions, "
+              f"{payload['entries']:,} entries; disk {found.disk_bytes / gib:.1f} GiB at most; "
+              f"largest pair {found.largest_memory / gib:.1f} GiB of memory",
+              f"throughput {throughput:,.0f} entries per core-second ({source})",
+              f"critical path: {len(found.critical_path)} pairs, "
+              f"{found.critical_seconds / 3600:.2f} h",
+              f"estimated wall time on {args.workers} workers x {args.cores} cores "
+              f"({found.memory_per_worker / gib:.1f} GiB each): "
+              f"{found.wall_seconds / 3600:.2f} h"]
+    _emit(args, payload, lines)
+
+
+def plan_disk(unit: tb.Unit) -> int:
+    return tb.plan.disk_bytes([unit])
 
 
 def command_tablebase_stats(args: argparse.Namespace) -> None:
@@ -245,6 +322,10 @@ _plies = _whole(1, DEPTH_LIMIT, "a depth in plies")
 _blanks = _whole(0, 25, "a number of blank cubes")
 _seconds = _positive("seconds", lambda value: limits.check_seconds("the time", value))
 _mib = _positive("MiB", lambda value: limits.check_table_mib(value, "the table size"))
+_workers = _whole(1, 100000, "a number of workers")
+_gib = _positive("GiB", lambda value: limits.check_positive("the memory", value, 1e6))
+_rate = _positive("entries per second", lambda value: limits.check_positive(
+    "the throughput", value, 1e12))
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -330,8 +411,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only classes with at most this many blank cubes (default: all)")
     q.add_argument("--force", action="store_true",
                    help="build even if the memory or disk check says no")
+    where = q.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_workers, default=None,
+                       help="build on a local Dask cluster of this many worker processes "
+                       '(needs pip install "quixo-solver[cluster]")')
+    where.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="build on the running Dask cluster of this scheduler, whose "
+                       "workers share the folder")
+    q.add_argument("--memory-per-worker", type=_gib, default=None, metavar="GiB",
+                   help="with --workers: memory each worker gives to units (default: the "
+                   "available memory, shared)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_build)
+
+    q = tablebase_commands.add_parser(
+        "plan", help="what a build takes: units, memory, disk, time on W workers",
+        description="Every class pair of the build with its positions, entries, memory, disk "
+        "and time; the critical path; the wall time on --workers workers of --cores cores, "
+        "from a throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) "
+        "unless --throughput gives it.")
+    q.add_argument("--size", type=_size, default=5)
+    q.add_argument("--max-blanks", type=_blanks, default=None)
+    q.add_argument("--workers", type=_workers, default=1)
+    q.add_argument("--cores", type=_workers, default=1, help="cores of each worker")
+    q.add_argument("--memory-per-worker", type=_gib, default=None, metavar="GiB")
+    q.add_argument("--throughput", type=_rate, default=None,
+                   help="entries solved per second per core (skips the calibration)")
+    _common(q)
+    q.set_defaults(handler=command_tablebase_plan)
 
     q = tablebase_commands.add_parser("stats", help="win/draw/loss counts per built class")
     q.add_argument("--size", type=_size, default=5)

@@ -48,6 +48,15 @@ def check_seconds(name: str, value: object) -> float:
     return float(value)
 
 
+def check_positive(name: str, value: object, largest: float) -> float:
+    """A positive number no larger than `largest`."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LimitError(f"{name} must be a number, not {shorten(value)}")
+    if not 0 < value <= largest:
+        raise LimitError(f"{name} must be a positive number up to {largest:g}, not {value!r}")
+    return float(value)
+
+
 def available_memory() -> int:
     """Bytes of memory the machine can give now (MemAvailable on Linux)."""
     try:

@@ -54,13 +54,15 @@ def is_built(directory: Path, unit: plan.Unit, *, check_data: bool = True) -> bo
                for a, b in unit.classes)
 
 
-def check_resources(directory: Path, todo: list[plan.Unit]) -> tuple[int, int]:
-    """(memory, disk) the remaining units need; InsufficientResourcesError if the machine
-    lacks either."""
+def check_resources(directory: Path, todo: list[plan.Unit], *,
+                    memory_here: bool = True) -> tuple[int, int]:
+    """(memory, disk) the remaining units need; InsufficientResourcesError if the folder's
+    disk lacks room, or with `memory_here` this machine lacks memory (a cluster build checks
+    its workers' instead)."""
     memory, disk = plan.memory_bytes(todo), plan.disk_bytes(todo)
     free_memory = available_memory()
     free_disk = shutil.disk_usage(directory).free
-    if memory > free_memory:
+    if memory_here and memory > free_memory:
         raise InsufficientResourcesError(
             f"this build needs {memory / 2**30:.1f} GiB of memory and {free_memory / 2**30:.1f}"
             " GiB are available (use --force to try anyway)")
@@ -90,17 +92,33 @@ def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], npt.NDArray[np.uin
     return {(side.mover_count, side.opponent_count): side.values() for side in sides}
 
 
-def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None = None, *,
-          jobs: int = 0, force: bool = False, progress: bool | None = None) -> BuildReport:
-    """Build every class of ``size`` with at most ``max_blanks`` blanks into ``directory``.
-    ``jobs`` is the number of threads (0: every core); ``force`` skips the resource check;
-    ``progress`` None draws a bar only on a terminal.
+def solve_in_folder(directory: Path, unit: plan.Unit, threads: int, *, recheck: bool = False,
+                    on_step: Callable[[int, int], None] | None = None) -> bool:
+    """Solve one unit from the tables in `directory` into it, under the unit's lock; False if
+    the unit turned out to be built already (by another build, or a task that ran twice).
+    Its files, if new, were checked when written; `recheck` checks them whole (files that
+    were there before the build began were found damaged)."""
+    with unit_lock(directory, unit):
+        if is_built(directory, unit, check_data=recheck):
+            return False
+        inputs = {cls: files.load_values(directory / files.table_name(unit.size, *cls),
+                                         (unit.size, *cls))
+                  for cls in unit.needs}
+        solved = solve_unit(unit, inputs, threads, on_step=on_step)
+        for (a, b), values in solved.items():
+            files.write_table(directory, unit.size, a, b, values)
+    return True
 
-    Several builds may share a folder: each unit is solved under a lock file, and a build
-    that finds a unit locked waits for it, then uses the finished files."""
+
+def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None, *,
+            force: bool, memory_here: bool = True
+            ) -> tuple[Path, BuildReport, list[plan.Unit], set[plan.Unit]]:
+    """What a build (in this process or on a cluster) starts with: the folder, cleared of
+    killed writers' temporary files; the report listing the units already built; the units
+    to solve, in order; and those of them whose files are there but damaged. Refuses a build
+    that lacks memory (with `memory_here`, on this machine) or disk, unless `force`."""
     directory = files.folder_to_write(directory)
     size = check_size(size)
-    threads = check_threads(jobs, "jobs")
     if max_blanks is not None:
         max_blanks = whole_number("max_blanks", max_blanks, 0, size * size)
     remove_temporaries(directory)
@@ -111,32 +129,44 @@ def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None =
     damaged = {unit for unit in todo if any(
         (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
     if not force:
-        check_resources(directory, todo)
+        check_resources(directory, todo, memory_here=memory_here)
+    return directory, report, todo, damaged
+
+
+def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None = None, *,
+          jobs: int = 0, force: bool = False, progress: bool | None = None,
+          client: object = None) -> BuildReport:
+    """Build every class of ``size`` with at most ``max_blanks`` blanks into ``directory``.
+    ``jobs`` is the number of threads (0: every core; on a cluster, per unit); ``force``
+    skips the resource check; ``progress`` None draws a bar only on a terminal; ``client``, a
+    ``dask.distributed.Client``, runs the units on its cluster (tablebase.cluster).
+
+    Several builds may share a folder: each unit is solved under a lock file, and a build
+    that finds a unit locked waits for it, then uses the finished files."""
+    threads = check_threads(jobs, "jobs")
+    if client is not None:
+        from . import cluster
+
+        return cluster.build_on(client, directory, size, max_blanks, jobs=jobs, force=force,
+                                progress=progress)
+    directory, report, todo, damaged = prepare(directory, size, max_blanks, force=force)
     bar = Progress(sum(unit.entries for unit in todo), f"{size}x{size} tables",
                    enabled=progress)
     started = time.perf_counter()
     try:
         for unit in todo:
-            with unit_lock(directory, unit):
-                # Another build may have solved it meanwhile. Its files, if new, were checked
-                # when written; files that were here before were damaged: check them again.
-                if is_built(directory, unit, check_data=unit in damaged):
-                    report.skipped.append(unit)
-                    bar.advance(unit.entries, f"{unit} built by another process")
-                    continue
-                inputs = {cls: files.load_values(directory / files.table_name(size, *cls),
-                                                 (size, *cls))
-                          for cls in unit.needs}
-                bar.advance(0, f"{unit}")
+            bar.advance(0, f"{unit}")
 
-                def show_ply(plies: int, longest: int, unit: plan.Unit = unit) -> None:
-                    bar.advance(0, f"{unit} ply {plies}/{longest}")
+            def show_ply(plies: int, longest: int, unit: plan.Unit = unit) -> None:
+                bar.advance(0, f"{unit} ply {plies}/{longest}")
 
-                solved = solve_unit(unit, inputs, threads, on_step=show_ply)
-                for (a, b), values in solved.items():
-                    files.write_table(directory, size, a, b, values)
-            report.solved.append(unit)
-            bar.advance(unit.entries, f"{unit} done")
+            if solve_in_folder(directory, unit, threads, recheck=unit in damaged,
+                               on_step=show_ply):
+                report.solved.append(unit)
+                bar.advance(unit.entries, f"{unit} done")
+            else:
+                report.skipped.append(unit)
+                bar.advance(unit.entries, f"{unit} built by another process")
     finally:
         bar.close()
     report.seconds = time.perf_counter() - started

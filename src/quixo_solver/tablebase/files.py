@@ -24,7 +24,9 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -78,12 +80,14 @@ def table_name(size: int, mover_count: int, opponent_count: int) -> str:
     return f"quixo{size}x{size}-{mover_count:02d}-{opponent_count:02d}.qtb"
 
 
-def block_checksums(data: np.ndarray, block_bytes: int = BLOCK_BYTES) -> np.ndarray:
-    """The crc32 of each `block_bytes` of the array's bytes (as zlib computes it)."""
-    flat = np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    # `.data`: an array's bytes as a memoryview (numpy types arrays as buffers only on 3.12+)
-    return np.array([zlib.crc32(flat[start:start + block_bytes].data)
-                     for start in range(0, flat.size, block_bytes)], dtype="<u4")
+def value_blocks(values: np.ndarray, width: int,
+                 block_bytes: int = BLOCK_BYTES) -> Iterator[memoryview]:
+    """The values' bytes as stored (`width` bytes each, little-endian), a block at a time: no
+    copy of a whole table is ever made."""
+    dtype = np.uint8 if width == 1 else np.dtype("<u2")
+    step = block_bytes // width
+    for start in range(0, values.size, step):
+        yield np.ascontiguousarray(values[start:start + step], dtype=dtype).view(np.uint8).data
 
 
 def write_table(directory: Path, size: int, mover_count: int, opponent_count: int,
@@ -91,8 +95,8 @@ def write_table(directory: Path, size: int, mover_count: int, opponent_count: in
     """Write a solved class atomically. Values are stored on one byte when they fit. A failed
     write (a full disk) leaves no temporary file and names the cause and the file."""
     width = 1 if values.size == 0 or int(values.max()) <= 0xFF else 2
-    data = np.ascontiguousarray(values, dtype=np.uint8 if width == 1 else np.dtype("<u2"))
-    checksums = block_checksums(data)
+    checksums = np.array([zlib.crc32(block) for block in value_blocks(values, width)],
+                         dtype="<u4")
     counts = orbit_class(size, mover_count, opponent_count).code_counts(values)
     wins = int(counts[1::2].sum())
     draws = int(counts[0]) if counts.size else 0
@@ -104,9 +108,8 @@ def write_table(directory: Path, size: int, mover_count: int, opponent_count: in
     head = HEADER.pack(*fields, 0)[:HEADER_SIZE - 4]
     head += struct.pack("<I", zlib.crc32(head))
     path = Path(directory) / table_name(size, mover_count, opponent_count)
-    return write_atomically(path, [head, checksums.tobytes(),
-                                   data.reshape(-1).view(np.uint8).data])
-
+    return write_atomically(path, chain([head, checksums.tobytes()],
+                                        value_blocks(values, width)))
 
 
 def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> TableHeader:
@@ -152,10 +155,7 @@ class CheckedTable:
     and `checked`); `code(index)` reads one value after checking its block; `check_all()`
     checks every block that has not been checked yet."""
 
-    def __init__(self, path: Path, expected: tuple[int, int, int] | None = None, *,
-                 in_memory: bool = False) -> None:
-        """`in_memory` reads the values into memory (one pass over the file, for a reader of
-        the whole table) instead of mapping them."""
+    def __init__(self, path: Path, expected: tuple[int, int, int] | None = None) -> None:
         self.path = Path(path)
         self.header = header = read_header(self.path, expected)
         dtype = np.uint8 if header.width == 1 else np.dtype("<u2")
@@ -165,12 +165,8 @@ class CheckedTable:
         else:
             self.checksums = np.fromfile(self.path, dtype="<u4", count=header.blocks,
                                          offset=HEADER_SIZE)
-            if in_memory:
-                self.values = np.fromfile(self.path, dtype=dtype, count=header.entries,
-                                          offset=header.data_offset)
-            else:
-                self.values = np.memmap(self.path, dtype=dtype, mode="r",
-                                        offset=header.data_offset, shape=(header.entries,))
+            self.values = np.memmap(self.path, dtype=dtype, mode="r",
+                                    offset=header.data_offset, shape=(header.entries,))
             if self.checksums.size != header.blocks or self.values.size != header.entries:
                 raise CorruptTableError(f"{self.path} changed while it was read")
         if zlib.crc32(self.checksums.tobytes()) != header.checksums_crc:
@@ -207,9 +203,9 @@ def open_table(path: Path, expected: tuple[int, int, int] | None = None) -> Chec
 
 def load_values(path: Path, expected: tuple[int, int, int] | None = None) -> np.ndarray:
     """A table's values as a uint16 array in memory, every block checked (what the generator
-    and the verifier read)."""
-    table = CheckedTable(path, expected, in_memory=True).check_all()
-    return table.values.astype(np.uint16)
+    and the verifier read). The file is mapped, not read into a second array."""
+    table = CheckedTable(path, expected).check_all()
+    return np.array(table.values, dtype=np.uint16)
 
 
 def is_intact(path: Path, expected: tuple[int, int, int], *, check_data: bool = True) -> bool:

@@ -56,7 +56,8 @@ class Unit:
     @property
     def memory_bytes(self) -> int:
         """Peak memory of solving this unit: its words, the tables it reads (as uint16) and
-        the index's subset tables (one per occupied count, and one per class)."""
+        the index's subset tables (one per occupied count, and one per class). (Files are
+        written and read a block at a time beside them.)"""
         own = self.entries * BYTES_IN_MEMORY_PER_ENTRY
         inputs = sum(entry_count(self.size, a, b) for a, b in self.needs) * 2
         cells = self.size * self.size

@@ -1,0 +1,139 @@
+"""Builds on a local Dask cluster (tablebase.cluster), the build plan and its forecast."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import tracemalloc
+
+import pytest
+
+from quixo_solver.tablebase import build, builder, cluster, files, forecast, plan, verify
+
+
+@pytest.fixture(scope="module")
+def client():
+    client = cluster.local_client(2, memory_per_worker=4 * 2**30)
+    yield client
+    client.close()
+    client.cluster.close()
+
+
+def same_files(first, second, size):
+    names = sorted(path.name for path in first.glob(f"quixo{size}x{size}-*.qtb"))
+    assert names == sorted(path.name for path in second.glob(f"quixo{size}x{size}-*.qtb"))
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    return len(names)
+
+
+def test_a_local_cluster_builds_the_same_files_as_one_process(client, tables, tmp_path):
+    for size, blanks in ((3, None), (4, None), (5, 1)):
+        report = build(tmp_path, size, blanks, client=client)
+        assert len(report.solved) == len(plan.units(size, blanks)) and not report.skipped
+        assert same_files(tmp_path, tables, size) == sum(len(u.classes)
+                                                         for u in plan.units(size, blanks))
+    again = build(tmp_path, 3, client=client)     # a second run finds everything built
+    assert not again.solved and len(again.skipped) == len(plan.units(3))
+
+
+def test_a_worker_killed_in_the_middle_of_a_unit_costs_only_that_unit(client, tables, tmp_path):
+    largest = max(plan.units(5, 1), key=lambda unit: unit.entries)
+    lock = tmp_path / f".lock-5-{largest.mover_count:02d}-{largest.opponent_count:02d}"
+    outcome = {}
+    runner = threading.Thread(target=lambda: outcome.update(
+        report=build(tmp_path, 5, 1, client=client)))
+    runner.start()
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and time.monotonic() < deadline and runner.is_alive():
+        if lock.exists():      # the unit's task has started: kill the worker that runs it
+            for address, keys in client.processing().items():
+                if any(f"-{largest.mover_count}-{largest.opponent_count}-" in str(key)
+                       for key in keys):
+                    killed = client.run(os.getpid, workers=[address])[address]
+                    os.kill(killed, signal.SIGKILL)
+                    break
+        time.sleep(0.01)
+    runner.join(300)
+    assert killed is not None, "the unit finished before a worker could be killed"
+    assert outcome["report"].solved
+    assert verify(tmp_path, 5).ok
+    assert same_files(tmp_path, tables, 5) == sum(len(u.classes) for u in plan.units(5, 1))
+    assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
+
+
+def test_a_unit_larger_than_every_worker_is_refused_with_the_numbers(tmp_path):
+    small = cluster.local_client(1, memory_per_worker=1000)
+    try:
+        with pytest.raises(builder.InsufficientResourcesError, match=r"GiB.*largest Dask worker"):
+            build(tmp_path, 3, client=small)
+        assert not list(tmp_path.glob("*.qtb"))
+    finally:
+        small.close()
+        small.cluster.close()
+
+
+def test_without_dask_the_cluster_options_name_the_extra(tmp_path):
+    program = ("import sys; sys.modules['distributed'] = None\n"
+               "from quixo_solver.cli import main\n"
+               f"sys.exit(main(['tablebase', 'build', '--size', '3', '--dir', {str(tmp_path)!r},"
+               " '--workers', '2']))")
+    finished = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert finished.returncode == 2
+    assert 'pip install "quixo-solver[cluster]"' in finished.stderr
+    assert "Traceback" not in finished.stderr
+
+
+def test_the_plan_lists_the_units_the_builder_solves_with_their_memory(tmp_path):
+    (tmp_path / "written").mkdir()
+    report = build(tmp_path, 4)
+    assert report.solved == plan.units(4)
+    # the memory a unit is planned to take bounds what solving it takes, and not by much
+    for unit in (max(plan.units(4), key=lambda u: u.entries),
+                 max(plan.units(5, 1), key=lambda u: u.entries)):
+        folder = tmp_path / "five" if unit.size == 5 else tmp_path
+        if unit.size == 5:
+            build(folder, 5, 0)     # what the largest pair with one blank needs
+        tracemalloc.start()
+        inputs = {cls: files.load_values(folder / files.table_name(unit.size, *cls))
+                  for cls in unit.needs}
+        for (a, b), values in builder.solve_unit(unit, inputs, 1).items():
+            files.write_table(tmp_path / "written", unit.size, a, b, values)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert peak <= unit.memory_bytes <= 1.5 * peak + 2**20, (unit, peak, unit.memory_bytes)
+
+
+def test_the_forecast_follows_the_dependencies():
+    units = plan.units(3)
+    rate = 1000.0
+    one = forecast.forecast(units, rate, workers=1)
+    many = forecast.forecast(units, rate, workers=1000)
+    total = sum(unit.entries for unit in units) / rate
+    assert one.wall_seconds == pytest.approx(total)              # one worker: every unit
+    assert many.wall_seconds == pytest.approx(many.critical_seconds)  # enough: the chain
+    assert many.critical_seconds < one.wall_seconds
+    chain = many.critical_path
+    assert chain[0].cubes == 9 and chain[-1].cubes == 0
+    made_by = forecast.producers(units)
+    for earlier, later in zip(chain, chain[1:]):
+        assert earlier in forecast.needed_units(later, made_by)
+    with pytest.raises(ValueError, match="more than a worker"):
+        forecast.forecast(units, rate, workers=2, memory_per_worker=10)
+
+
+def test_the_plan_command_prints_units_critical_path_and_time():
+    finished = subprocess.run(
+        [sys.executable, "-m", "quixo_solver", "tablebase", "plan", "--size", "5",
+         "--max-blanks", "2", "--workers", "4", "--cores", "2", "--throughput", "1e6",
+         "--json"], capture_output=True, text=True, check=True)
+    import json
+
+    found = json.loads(finished.stdout)
+    assert len(found["units"]) == len(plan.units(5, 2))
+    assert found["entries"] == sum(u.entries for u in plan.units(5, 2))
+    assert found["critical_path"]["units"][0] == [25, 0]
+    assert 0 < found["critical_path"]["seconds"] <= found["estimated_seconds"]
+    assert found["estimated_seconds"] <= sum(u["seconds"] for u in found["units"])
