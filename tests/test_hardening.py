@@ -187,7 +187,7 @@ def _data_offsets(path, every_block=False):
     header = files.read_header(path)
     if not every_block:
         return [header.data_offset]
-    length = header.entries * header.width
+    length = header.entries
     return [header.data_offset + start for start in range(0, length, header.block_bytes)]
 
 
@@ -239,7 +239,8 @@ def test_an_old_format_file_is_refused_with_a_rebuild_message(tables, tmp_path):
     data = bytearray((tables / path.name).read_bytes())
     for old in (1, 2):     # 2: one value per position, before the symmetry classes
         data[8:10] = old.to_bytes(2, "little")
-        data[60:64] = zlib.crc32(bytes(data[:60])).to_bytes(4, "little")
+        end = files.HEADER_SIZE - 4
+        data[end:end + 4] = zlib.crc32(bytes(data[:end])).to_bytes(4, "little")
         path.write_bytes(bytes(data))
         with pytest.raises(CorruptTableError, match=f"version {old}.*rebuild"):
             files.open_table(path)

@@ -174,6 +174,35 @@ def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
         files.open_table(damaged)
 
 
+def test_codes_too_large_for_a_byte_are_kept_exactly(tmp_path):
+    from quixo_solver.search import _search
+
+    assert files.ESCAPE == _search.FILE_ESCAPE_BYTE
+    orbits = orbit_class(3, 5, 3)
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, 3000, orbits.entries).astype(np.uint16)
+    values[rng.random(orbits.entries) < 0.7] = 7
+    path = files.write_table(tmp_path, 3, 5, 3, values)
+    header = files.read_header(path, (3, 5, 3))
+    assert header.escapes == np.count_nonzero(values >= files.ESCAPE) > 0
+    assert path.stat().st_size == header.data_offset + values.size + 10 * header.escapes
+    assert np.array_equal(files.load_values(path, (3, 5, 3)), values)
+    table = files.open_table(path, (3, 5, 3))
+    engine = _search.Engine(3, 1)
+    engine.add_table(5, 3, files.open_table(path, (3, 5, 3)))
+    for index in range(orbits.entries):
+        mover, opponent, hole = orbits.position_at(index)
+        assert table.code(index) == values[index]
+        if not hole:
+            assert engine.table_code(mover, opponent) == values[index]
+    # an escaped code that is damaged is caught before it is used
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0x40
+    path.write_bytes(bytes(data))
+    with pytest.raises(CorruptTableError, match="escaped"):
+        files.open_table(path, (3, 5, 3))
+
+
 def test_an_interrupted_build_resumes_and_keeps_finished_work(tmp_path):
     first = build(tmp_path, 3)
     assert len(first.solved) == len(plan.units(3))

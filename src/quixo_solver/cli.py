@@ -172,7 +172,7 @@ def _cluster_client(args: argparse.Namespace) -> Any:
     memory = None if args.memory_per_worker is None else int(args.memory_per_worker * 2**30)
     client = (cluster.local_client(args.workers, memory) if args.workers is not None
               else cluster.remote_client(args.scheduler))
-    link = getattr(client, "dashboard_link", None)
+    link = cluster.dashboard_link(client)
     if link and not args.json:
         print(f"Dask dashboard: {link}", file=sys.stderr)
     return client
@@ -209,18 +209,18 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
         "estimated_seconds": round(found.wall_seconds, 1),
         "units": [{"mover": u.mover_count, "opponent": u.opponent_count,
                    "positions": u.positions, "entries": u.entries,
-                   "memory_bytes": u.memory_bytes, "disk_bytes": plan_disk(u),
+                   "memory_bytes": u.memory_bytes, "disk_bytes": _unit_disk(u),
                    "seconds": round(found.seconds[u], 3)} for u in units]}
     gib = 2**30
     lines = [f"{'pair':>9} {'positions':>16} {'entries':>15} {'memory GiB':>11} "
              f"{'disk GiB':>9} {'seconds':>9}"]
     lines += [f"{u.mover_count:>4},{u.opponent_count:>3} {u.positions:>16,} {u.entries:>15,} "
-              f"{u.memory_bytes / gib:>11.2f} {plan_disk(u) / gib:>9.2f} "
+              f"{u.memory_bytes / gib:>11.2f} {_unit_disk(u) / gib:>9.2f} "
               f"{found.seconds[u]:>9.1f}" for u in units]
     source = (f"measured: {calibration.entries:,} entries in {calibration.seconds:.1f} s on "
               f"1 core, 5x5 <= 1 blank" if calibration else "given")
     lines += [f"{len(units)} pairs, {payload['positions']:,} positions, "
-              f"{payload['entries']:,} entries; disk {found.disk_bytes / gib:.1f} GiB at most; "
+              f"{payload['entries']:,} entries; disk about {found.disk_bytes / gib:.1f} GiB; "
               f"largest pair {found.largest_memory / gib:.1f} GiB of memory",
               f"throughput {throughput:,.0f} entries per core-second ({source})",
               f"critical path: {len(found.critical_path)} pairs, "
@@ -231,7 +231,7 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
     _emit(args, payload, lines)
 
 
-def plan_disk(unit: tb.Unit) -> int:
+def _unit_disk(unit: tb.Unit) -> int:
     return tb.plan.disk_bytes([unit])
 
 

@@ -31,7 +31,8 @@ from .._engine cimport (
     MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, near_line, pack, play,
     popcount,
 )
-from ..tablebase._blockcheck cimport CheckedBlocks, block_is_intact, quixo_crc32, quixo_crc_fill
+from ..tablebase._blockcheck cimport (FILE_ESCAPE, CheckedBlocks, block_is_intact, escaped_code,
+                                     quixo_crc32, quixo_crc_fill)
 from ._heuristic cimport evaluate
 from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
 from ..tablebase._orbit_index cimport OrbitClass, OrbitIndex, orbit_index
@@ -42,14 +43,18 @@ from ._ordering cimport THREAT_DEPTH, bring_next, order_key
 from ._table cimport (Entry, Table, bound_of, table_allocate, table_clear, table_cutoff,
                       table_free, table_new_search, table_probe, table_store)
 
+cdef enum:
+    NO_TABLE = -1      # _stored_code: the class has no table
+    DAMAGED = -2       # _stored_code: the value's block or escapes are damaged
+
+
 cdef class Engine:
     """Search state for one board size: the transposition table, the tables to probe, the
     limits and the counters."""
     cdef const Geometry* g
     cdef readonly int size
     cdef Table table
-    cdef const void* tablebase[26][26]
-    cdef int tablebase_width[26][26]
+    cdef const uint8_t* tablebase[26][26]
     cdef CheckedBlocks tablebase_blocks[26][26]
     cdef OrbitIndex tablebase_index[26][26]
     cdef object _keep_alive
@@ -89,28 +94,39 @@ cdef class Engine:
             raise ValueError(f"no class ({mover_count}, {opponent_count}) on a "
                              f"{self.size}x{self.size} board")
         array = np.asarray(table.values)
-        if array.dtype.itemsize not in (1, 2) or not array.flags.c_contiguous:
-            raise ValueError("a table must be a contiguous uint8 or uint16 array")
+        if array.dtype != np.uint8 or not array.flags.c_contiguous:
+            raise ValueError("a table must be a contiguous uint8 array")
         cdef OrbitClass orbits = orbit_class(self.size, mover_count, opponent_count)
         if array.shape[0] != orbits.entries:
             raise ValueError(f"the table of class ({mover_count}, {opponent_count}) has "
                              f"{array.shape[0]} values, not one per entry of the class")
         if array.shape[0] == 0:
             return
-        cdef const uint8_t[::1] view = array.reshape(-1).view(np.uint8)
+        cdef const uint8_t[::1] view = array
         cdef const uint32_t[::1] checksums = table.checksums
+        cdef const uint64_t[::1] escape_indices = np.ascontiguousarray(table.escape_indices,
+                                                                       dtype=np.uint64)
+        cdef const uint16_t[::1] escape_codes = np.ascontiguousarray(table.escape_codes,
+                                                                     dtype=np.uint16)
         cdef uint8_t[::1] checked = table.checked
         cdef uint64_t block_bytes = table.header.block_bytes
         if checksums.shape[0] * block_bytes < <uint64_t>view.shape[0] or \
                 checked.shape[0] != checksums.shape[0]:
             raise ValueError("the table's block checksums do not cover its values")
-        self._keep_alive.append((array, table.checksums, table.checked, orbits))
+        if escape_indices.shape[0] != escape_codes.shape[0]:
+            raise ValueError("the table's escaped indices and codes differ in number")
+        self._keep_alive.append((array, table.checksums, table.checked, orbits,
+                                 escape_indices.base, escape_codes.base))
         self.tablebase_index[mover_count][opponent_count] = orbits.index
         self._table_names[mover_count, opponent_count] = str(table.path)
         self.tablebase[mover_count][opponent_count] = &view[0]
-        self.tablebase_width[mover_count][opponent_count] = array.dtype.itemsize
+        cdef const uint64_t* first_escape_index = NULL
+        cdef const uint16_t* first_escape_code = NULL
+        if escape_indices.shape[0]:
+            first_escape_index, first_escape_code = &escape_indices[0], &escape_codes[0]
         self.tablebase_blocks[mover_count][opponent_count] = CheckedBlocks(
-            &view[0], view.shape[0], block_bytes, &checksums[0], &checked[0])
+            &view[0], view.shape[0], block_bytes, &checksums[0], &checked[0],
+            first_escape_index, first_escape_code, escape_indices.shape[0])
 
     def clear(self):
         """Forget everything learnt: a fresh search is then deterministic."""
@@ -136,11 +152,7 @@ cdef class Engine:
                 score = self._search(mover, opponent, depth, 0, -INFINITE, INFINITE)
         finally:
             stop_watching()
-        if self.damaged_mover >= 0:
-            name = self._table_names[self.damaged_mover, self.damaged_opponent]
-            self.damaged_mover = -1
-            raise CorruptTableError(f"{name} is damaged: block {self.damaged_block} does not "
-                                    "match its checksum; rebuild it")
+        self._raise_if_damaged()
         return score
 
     def table_move(self, position):
@@ -158,32 +170,50 @@ cdef class Engine:
                             int bound, int move) noexcept nogil:
         table_store(&self.table, pack(self.g, mover, opponent), 0, depth, ply, score, bound, move)
 
+    cdef inline int _stored_code(self, mask_t mover, mask_t opponent) noexcept nogil:
+        """The code the tables hold for a position; NO_TABLE if its class has none, DAMAGED
+        (and the search stops, naming the block) if its block or escapes are damaged."""
+        cdef int a = popcount(mover), b = popcount(opponent), code = DAMAGED
+        cdef const uint8_t* data = self.tablebase[a][b]
+        cdef uint64_t index
+        if data == NULL:
+            return NO_TABLE
+        index = orbit_index(&self.tablebase_index[a][b], mover, opponent)
+        if block_is_intact(&self.tablebase_blocks[a][b], index):
+            code = data[index]
+            if code == FILE_ESCAPE:
+                code = escaped_code(&self.tablebase_blocks[a][b], index)
+        if code < 0:
+            code = DAMAGED
+            self.damaged_mover, self.damaged_opponent = a, b
+            self.damaged_block = index // self.tablebase_blocks[a][b].block_bytes
+            self.stopped = True
+        return code
+
     cdef inline int _probe_tablebase(self, mask_t mover, mask_t opponent, int ply,
                                      bint* found) noexcept nogil:
-        cdef int a = popcount(mover), b = popcount(opponent)
-        cdef const void* data = self.tablebase[a][b]
-        cdef uint64_t index
-        cdef int code
-        found[0] = False
-        if data == NULL:
-            return 0
-        index = orbit_index(&self.tablebase_index[a][b], mover, opponent)
-        if not block_is_intact(&self.tablebase_blocks[a][b], index * self.tablebase_width[a][b]):
-            self.damaged_mover, self.damaged_opponent = a, b
-            self.damaged_block = index * self.tablebase_width[a][b] // \
-                self.tablebase_blocks[a][b].block_bytes
-            self.stopped = True
-            return 0
-        if self.tablebase_width[a][b] == 1:
-            code = (<const uint8_t*>data)[index]
-        else:
-            code = (<const uint16_t*>data)[index]
-        found[0] = True
-        if code == DRAW_CODE:
+        cdef int code = self._stored_code(mover, opponent)
+        found[0] = code >= 0
+        if code <= DRAW_CODE:
             return 0
         if is_win(code):
             return MATE - (ply + plies_of(code))
         return -(MATE - (ply + plies_of(code)))
+
+    def table_code(self, mask_t mover, mask_t opponent):
+        """The code the kernel reads from the tables for a position, None without its table
+        (for the tests: it must be what the Python probe reads)."""
+        self.damaged_mover = -1
+        cdef int code = self._stored_code(mover, opponent)
+        self._raise_if_damaged()
+        return None if code == NO_TABLE else code
+
+    def _raise_if_damaged(self):
+        if self.damaged_mover >= 0:
+            name = self._table_names[self.damaged_mover, self.damaged_opponent]
+            self.damaged_mover = -1
+            raise CorruptTableError(f"{name} is damaged: block {self.damaged_block} does not "
+                                    "match its checksum or its escaped values; rebuild it")
 
     cdef int _evaluate(self, mask_t mover, mask_t opponent) noexcept nogil:
         return evaluate(self.g, mover, opponent)
@@ -295,6 +325,7 @@ cdef class Engine:
 MATE_SCORE = MATE
 PROVEN_BOUND = MATE_BOUND
 DEPTH_LIMIT = MAX_DEPTH
+FILE_ESCAPE_BYTE = FILE_ESCAPE    # tests/test_hardening.py: equal to files.ESCAPE
 
 
 def block_crc32(data) -> int:

@@ -5,7 +5,7 @@
 # it and marks it in the table's `checked` flags (shared with the Python probe, which checks
 # with zlib). The CRC is zlib's (reflected polynomial 0xEDB88320), computed here a byte at a
 # time from a 256-entry table: a 64 KiB block costs about 0.1 ms, once.
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef extern from *:
     """
@@ -32,12 +32,19 @@ cdef extern from *:
     uint32_t quixo_crc32(const uint8_t* data, size_t length) noexcept nogil
 
 
+cdef enum:
+    FILE_ESCAPE = 0xFF    # files.ESCAPE: the byte of a value kept among the file's escapes
+
+
 cdef struct CheckedBlocks:
     const uint8_t* data         # the values' bytes
     uint64_t length             # bytes of values
     uint64_t block_bytes
     const uint32_t* checksums   # one per block
     uint8_t* checked            # 1 once a block has matched its checksum
+    const uint64_t* escape_indices   # ascending: the entries whose byte is FILE_ESCAPE
+    const uint16_t* escape_codes     # and their codes
+    uint64_t escapes
 
 
 cdef inline bint block_is_intact(CheckedBlocks* blocks, uint64_t byte_offset) noexcept nogil:
@@ -53,3 +60,17 @@ cdef inline bint block_is_intact(CheckedBlocks* blocks, uint64_t byte_offset) no
         return False
     blocks.checked[block] = 1
     return True
+
+
+cdef inline int escaped_code(const CheckedBlocks* blocks, uint64_t index) noexcept nogil:
+    """The code of an entry whose byte is FILE_ESCAPE (binary search), -1 if it is missing."""
+    cdef uint64_t low = 0, high = blocks.escapes, middle
+    while low < high:
+        middle = (low + high) // 2
+        if blocks.escape_indices[middle] < index:
+            low = middle + 1
+        else:
+            high = middle
+    if low < blocks.escapes and blocks.escape_indices[low] == index:
+        return blocks.escape_codes[low]
+    return -1

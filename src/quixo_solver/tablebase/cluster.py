@@ -21,6 +21,7 @@ by a local build.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from pathlib import Path
@@ -60,7 +61,8 @@ def local_client(workers: int, memory_per_worker: int | None = None) -> Any:
     cluster = distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, resources={MEMORY: memory},
         memory_limit=0,            # units are admitted by MEMORY; Dask must not kill them
-        dashboard_address=":0" if _has_dashboard() else None, silence_logs=40)
+        dashboard_address=":0",    # a free port: two clusters may run at once
+        silence_logs=40)
     return distributed.Client(cluster)
 
 
@@ -73,12 +75,10 @@ def remote_client(address: str) -> Any:
         raise TablebaseError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def _has_dashboard() -> bool:
-    try:
-        import bokeh  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def dashboard_link(client: Any) -> str | None:
+    """The address of the cluster's dashboard, if it serves one (Dask needs bokeh for it)."""
+    link = getattr(client, "dashboard_link", None)
+    return link if link and importlib.util.find_spec("bokeh") is not None else None
 
 
 def worker_memory(client: Any) -> dict[str, int]:

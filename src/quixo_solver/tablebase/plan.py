@@ -17,8 +17,10 @@ from ._orbit_index import entry_count
 from ..geometry import check_size
 
 BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
-BYTES_ON_DISK_PER_ENTRY = 2     # at most: values that fit are stored on one byte
+BYTES_ON_DISK_PER_ENTRY = 1.01  # a byte, and a margin for the escapes (files.py; 5x5 <= 5
+                                # blanks: 10 bytes for 1 entry in 30,000)
 BYTES_PER_SUBSET = 4            # the index's uint32 per set of squares (_orbit_index)
+BUFFERS = 1 << 20               # blocks of a file being written or read, per-chunk arrays
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ class Unit:
         subsets = sum(class_size(self.size, cubes, 0)
                       for cubes in {self.cubes, min(self.cubes + 1, cells)})
         subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
-        return own + inputs + subsets * BYTES_PER_SUBSET
+        return own + inputs + subsets * BYTES_PER_SUBSET + BUFFERS
 
     def __str__(self) -> str:
         return f"pair ({self.mover_count}, {self.opponent_count})"
@@ -84,7 +86,7 @@ def units(size: int, max_blanks: int | None = None) -> list[Unit]:
 
 
 def disk_bytes(plan: list[Unit]) -> int:
-    return sum(unit.entries for unit in plan) * BYTES_ON_DISK_PER_ENTRY
+    return int(sum(unit.entries for unit in plan) * BYTES_ON_DISK_PER_ENTRY)
 
 
 def memory_bytes(plan: list[Unit]) -> int:
