@@ -36,7 +36,7 @@ def main():
           f"(published 115.4831)")
     print(f"table in memory and on disk: {table.nbytes / 2**20:.1f} MiB; peak resident "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10:.0f} MiB")
-    for text, players in (("optimal", 1), ("optimal,greedy,cautious:2,random", 4),
+    for text, players in (("max-score", 1), ("max-score,greedy,cautious:2,random", 4),
                           ("greedy", 2)):
         strategies = parse_strategies(text, players)
         fast = simulate(strategies, args.games, 1, values=values)

@@ -63,3 +63,19 @@ def qwixx_values(qwixx_table_dir):
     from qwixx_stats.solitaire import ExpectedValues
 
     return ExpectedValues.load(qwixx_table_dir, build=False)
+
+
+@pytest.fixture(scope="session")
+def qwixx_values_lock4(qwixx_table_dir):
+    """The single-player table of the lock-after-4 variant (solved once per session)."""
+    from qwixx_stats.solitaire import ExpectedValues
+
+    return ExpectedValues.load(qwixx_table_dir, lock_after=4)
+
+
+@pytest.fixture(scope="session")
+def qwixx_race2(qwixx_table_dir):
+    """The 2-player race table of the `win` strategy (solved once per session)."""
+    from qwixx_stats.race import RaceTable
+
+    return RaceTable.load(qwixx_table_dir, players=2)

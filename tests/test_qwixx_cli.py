@@ -60,12 +60,84 @@ def test_advise_lists_every_option_best_first(run):
 
 
 def test_simulate_json(run):
+    # 'optimal' still names the single-player optimum, reported as max-score
     status, out, _ = run("simulate", "--players", "2", "--strategy", "optimal,cautious:2",
                          "--games", "500", "--seed", "3", "--json")
     payload = json.loads(out)
     assert status == 0 and payload["games"] == 500 and payload["seed"] == 3
-    assert [p["strategy"] for p in payload["players"]] == ["optimal", "cautious:2"]
+    assert [p["strategy"] for p in payload["players"]] == ["max-score", "cautious:2"]
     assert sum(p["win_rate"] for p in payload["players"]) == pytest.approx(1.0)
+    assert payload["rotate_seats"] and payload["seats_balanced"] and payload["lock_after"] == 5
+    assert sum(payload["endings"].values()) == 500
+    for player in payload["players"]:
+        low, high = player["win_rate_ci95"]
+        assert 0 <= low < player["win_rate"] < high <= 1
+
+
+def test_simulate_rounds_games_up_to_whole_rotations(run):
+    status, out, err = run("simulate", "--players", "3", "--strategy", "greedy", "--games",
+                           "10", "--json")
+    assert status == 0 and json.loads(out)["games"] == 12 and "multiple of 3" in err
+    status, out, _ = run("simulate", "--players", "3", "--strategy", "greedy", "--games",
+                         "10", "--fixed-seats", "--json")
+    assert json.loads(out)["games"] == 10 and not json.loads(out)["rotate_seats"]
+
+
+def test_simulate_text_reports_interval_and_endings(run):
+    status, out, _ = run("simulate", "--strategy", "win,cautious:2", "--games", "200")
+    assert status == 0 and "95% interval" in out and "fourth penalty" in out
+    assert "rotated" in out and "win" in out
+
+
+def test_help_names_max_score_and_the_alias(run):
+    status, out, _ = run("simulate", "--help")
+    assert status == 0 and "max-score" in out and "optimal" in out and "win" in out
+
+
+def test_lock_after_four_everywhere(run):
+    _, out, _ = run("value", "--lock-after", "4", "--json")
+    four = json.loads(out)
+    _, out, _ = run("value", "--json")
+    assert four["lock_after"] == 4 and four["expected_score"] > json.loads(out)["expected_score"]
+    status, out, _ = run("value", "--lock-after", "4", "--sheet", "red:2,3,4,5,12 closed:red",
+                         "--json")
+    assert status == 0 and json.loads(out)["expected_score"] > 21
+    status, out, _ = run("advise", "--lock-after", "4", "--sheet", "red:2,3,4,5",
+                         "--dice", "6,6,1,1,1,1", "--json")
+    assert status == 0 and any(o["white"] == "red" for o in json.loads(out)["options"])
+    status, out, _ = run("simulate", "--lock-after", "4", "--strategy", "greedy",
+                         "--games", "100", "--json")
+    assert status == 0 and json.loads(out)["lock_after"] == 4
+    status, out, _ = run("probabilities", "--lock-after", "4", "--json")
+    assert status == 0 and json.loads(out)["lock_after"] == 4
+    status, _, err = run("value", "--lock-after", "3")
+    assert status == 2 and "--lock-after" in err
+
+
+def test_advise_against_opponents_ranks_by_chance_of_winning(run):
+    status, out, _ = run("advise", "--sheet", "red:2,3,4 green:12,11", "--dice", "3,4,6,1,2,5",
+                         "--opponents", "yellow:3,4,5,6", "--rollouts", "400", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["rollouts"] == 400
+    measured = [o["measured_win_chance"] for o in payload["options"]]
+    assert measured == sorted(measured, reverse=True)
+    for option in payload["options"]:
+        assert 0 <= option["win_chance"] <= 1 and 0 < option["standard_error"] < 0.03
+        assert option["expected_score"] > option["race_expected_score"] > 0
+    assert sum(o["penalty"] for o in payload["options"]) == 1
+    status, out, _ = run("advise", "--sheet", "red:2,3,4", "--dice", "3,4,6,1,2,5",
+                         "--opponents", "yellow:3,4,5,6;blue:12", "--passive", "--roller", "2",
+                         "--rollouts", "0", "--json")
+    payload = json.loads(out)
+    chances = [o["win_chance"] for o in payload["options"]]
+    assert status == 0 and chances == sorted(chances, reverse=True) and payload["roller"] == 2
+    assert "measured_win_chance" not in payload["options"][0]
+    status, _, err = run("advise", "--sheet", "red:2", "--dice", "3,4,6,1,2,5",
+                         "--opponents", "yellow:3,4;red:5,3")
+    assert status == 2 and "not in row order" in err
+    status, _, err = run("advise", "--sheet", "red:2", "--dice", "3,4,6,1,2,5",
+                         "--opponents", "yellow:3,4", "--roller", "1")
+    assert status == 2 and "--roller" in err
 
 
 @pytest.mark.parametrize("argv, fragment", [

@@ -230,6 +230,7 @@ def test_running_totals_equal_the_kept_games(monkeypatch):
         assert a["max"] == b["max"] == scores[:, seat].max()
         assert a["win_rate"] == pytest.approx(b["win_rate"])
     assert ours["mean_turns"] == pytest.approx(kept.turns.mean())
+    assert ours["endings"] == theirs["endings"] and sum(ours["endings"].values()) == 2000
     assert BATCH >= 1000                 # the real batch keeps memory small but not tiny
 
 
@@ -576,7 +577,7 @@ KERNEL = textwrap.dedent("""
             _simulate.simulate(np.array([1, 1], dtype=np.int32), np.zeros(2, dtype=np.int32),
                                0, games, 1, np.zeros((1, 4)),
                                np.zeros((games, 2), dtype=np.int32),
-                               np.zeros(games, dtype=np.int32))
+                               np.zeros(games, dtype=np.int32), np.zeros(games, dtype=np.int32))
         else:                               # the whole solve, without a progress callback
             solve_table()
     except KeyboardInterrupt:

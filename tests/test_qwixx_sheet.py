@@ -89,3 +89,21 @@ def test_score_and_end():
     assert Sheet.parse("closed:red,blue").is_finished()
     with pytest.raises(IllegalMarkError):
         Sheet.parse("penalties:4").add_penalty()
+
+
+def test_lock_after_four_variant():
+    from qwixx_stats.errors import SheetError
+    four = Sheet.parse("red:2,3,4,5", lock_after=4)
+    assert four.can_mark("red", 12) and not Sheet.parse("red:2,3,4,5").can_mark("red", 12)
+    locked = four.mark("red", 12)
+    assert locked.lock_after == 4 and locked.is_locked("red") and "red" in locked.closed
+    assert locked.score() == 21                       # 4 marks, the 12 and the lock
+    assert Sheet.parse("red:2,3,4,5,12 closed:red", lock_after=4) == locked
+    with pytest.raises(SheetError, match="locking needs 5"):
+        Sheet.parse("red:2,3,4,5,12 closed:red")
+    with pytest.raises(SheetError, match="locking needs 4"):
+        Sheet.parse("red:2,3,4,12 closed:red", lock_after=4)
+    with pytest.raises(SheetError, match="5 \\(the printed rules\\) or 4"):
+        Sheet(lock_after=6)
+    # a sheet keeps its rule through every change
+    assert four.add_penalty().close(["blue"]).lock_after == 4

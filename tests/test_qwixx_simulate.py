@@ -53,7 +53,9 @@ def test_summary_win_rates_split_ties():
 
 def test_strategy_parsing():
     assert [str(s) for s in parse_strategies("cautious", 2)] == ["cautious:1"] * 2
-    assert [str(s) for s in parse_strategies("optimal,cautious:3", 2)] == ["optimal", "cautious:3"]
+    # 'optimal' is the former name of max-score, kept as an alias
+    assert [str(s) for s in parse_strategies("optimal,cautious:3", 2)] == ["max-score", "cautious:3"]
+    assert [str(s) for s in parse_strategies("win,max-score", 2)] == ["win", "max-score"]
     for text, players, fragment in [("bogus", 2, "unknown strategy"), ("greedy,greedy", 3, "2 strategies"),
                                     ("cautious:x", 1, "whole number"), ("cautious:11", 1, "0 <= K"),
                                     ("greedy:2", 1, "no argument"), ("greedy", 9, "players")]:
@@ -79,3 +81,53 @@ def test_random_stream_matches_the_kernel_definition():
     assert stream.next() == 0xE220A8397B1DCDAF      # SplitMix64's first output from seed 0
     rolls = [SplitMix64.for_game(5, 0).roll() for _ in range(2)]
     assert rolls[0] == rolls[1] and all(1 <= d <= 6 for d in rolls[0])
+
+
+def test_seats_rotate_game_by_game(qwixx_values):
+    """Game n seats entry e at (e + n) mod players: with fixed seats and the list turned, the
+    same game (same seed and number) gives each strategy the same score."""
+    strategies = parse_strategies("greedy,cautious:2,max-score", 3)
+    rotated = simulate(strategies, 6, 31, values=qwixx_values)
+    for game in range(6):
+        shift = game % 3
+        seated = [None] * 3
+        for entry in range(3):
+            seated[(entry + shift) % 3] = strategies[entry]
+        fixed = simulate(seated, game + 1, 31, values=qwixx_values, rotate=False)
+        by_seat = fixed.scores[game]
+        assert [int(by_seat[(entry + shift) % 3]) for entry in range(3)] == list(
+            rotated.scores[game])
+    summary = rotated.summary()
+    assert summary["rotate_seats"] and summary["seats_balanced"]
+    assert not simulate(strategies, 4, 31, values=qwixx_values).summary()["seats_balanced"]
+
+
+def test_endings_turns_and_interval(qwixx_values):
+    result = simulate(parse_strategies("greedy,cautious:0", 2), 2000, 4)
+    summary = result.summary()
+    endings = summary["endings"]
+    assert endings["locks"] + endings["penalties"] == 2000
+    assert endings["penalties"] > 0 and endings["locks"] > 0   # cautious:0 takes penalties
+    ended_by_penalty = (result.endings == 2)
+    worst = result.scores.min(axis=1)
+    assert (worst[ended_by_penalty] <= 10).mean() > 0.5       # four penalties cost 20
+    for player in summary["players"]:
+        low, high = player["win_rate_ci95"]
+        assert low < player["win_rate"] < high
+        assert high - low == pytest.approx(2 * 1.96 * np.sqrt(
+            player["win_rate"] * (1 - player["win_rate"]) / 2000), rel=0.05)
+
+
+def test_lock_after_four_changes_the_games_and_is_checked(qwixx_values, qwixx_values_lock4):
+    strategies = parse_strategies("max-score,greedy", 2)
+    five = simulate(strategies, 300, 8, values=qwixx_values)
+    four = simulate(strategies, 300, 8, values=qwixx_values_lock4, lock_after=4)
+    assert four.summary()["lock_after"] == 4
+    assert four.turns.mean() < five.turns.mean()        # rows lock sooner
+    assert (four.scores == simulate_python(strategies, 300, 8, values=qwixx_values_lock4,
+                                           lock_after=4).scores).all()
+    from qwixx_stats.errors import SheetError, SimulationError
+    with pytest.raises(SimulationError, match="lock after 5"):
+        simulate(strategies, 3, 8, values=qwixx_values, lock_after=4)
+    with pytest.raises(SheetError, match="5 .*or 4"):
+        simulate(strategies, 3, 8, lock_after=3)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwixx_stats import Dice, Sheet, TableError
+from qwixx_stats import Dice, Sheet, SheetError, TableError
 from qwixx_stats._solitaire_twin import bellman_value, exact_value
 from qwixx_stats.sheet import COLOURS, ROW_NUMBERS
 from qwixx_stats.solitaire import TABLE_NAME, ExpectedValues, read_table, write_table
@@ -84,3 +84,30 @@ def test_table_file_round_trip_and_damage_is_named(tmp_path, qwixx_values):
         read_table(path)
     with pytest.raises(TableError, match="no such"):
         read_table(tmp_path / "missing.qev")
+
+
+def test_lock_after_four_has_its_own_exact_table(qwixx_values, qwixx_values_lock4):
+    assert qwixx_values_lock4.lock_after == 4
+    # an earlier lock is worth more: the optimum from the empty sheet rises
+    assert qwixx_values_lock4.value(Sheet(lock_after=4)) > qwixx_values.value(Sheet())
+    sheet = Sheet.parse("red:2,3,4,8 yellow:2,3,4,5,6,12 green:12,11,10,4 blue:12,11,3 "
+                        "closed:yellow penalties:3", lock_after=4)
+    assert qwixx_values_lock4.value(sheet) == pytest.approx(exact_value(sheet), abs=1e-9)
+    with pytest.raises(SheetError, match="lock after 4 marks.*not 5"):
+        qwixx_values.value(sheet)
+
+
+@settings(max_examples=3, deadline=None)
+@given(late_sheets())
+def test_lock_after_four_table_satisfies_the_bellman_equations(qwixx_values_lock4, sheet):
+    sheet = Sheet(sheet.rows, sheet.penalties, sheet.closed, lock_after=4)
+    assert qwixx_values_lock4.value(sheet) == pytest.approx(
+        bellman_value(sheet, qwixx_values_lock4.value), abs=1e-9)
+
+
+def test_table_files_name_their_lock_rule(tmp_path, qwixx_table_dir):
+    from qwixx_stats.solitaire import table_name
+    assert table_name(4) != table_name(5) == TABLE_NAME
+    (tmp_path / table_name(4)).write_bytes((qwixx_table_dir / TABLE_NAME).read_bytes())
+    with pytest.raises(TableError):
+        ExpectedValues.load(tmp_path, lock_after=4, build=False)

@@ -5,18 +5,21 @@ simulator for the dice game Qwixx.
     values = ExpectedValues.load()            # solved once (seconds), then read from the cache
     values.value(Sheet())                     # 115.4831...: optimal single-player expectation
     values.active_options(Sheet.parse("red:2,3 penalties:1"), Dice.parse("3,4,6,1,2,5"))
+    Advisor(RaceTable.load(players=2), values).active([Sheet(), Sheet()], 0, "3,4,6,1,2,5")
 """
 from .errors import (DiceError, GameError, GameOverError, IllegalMarkError, QwixxError,
                      SheetError, SimulationError, StrategyError, TableError)
 from .game import Game, active_options
 from .sheet import COLOURS, Dice, Sheet
 from .solitaire import ExpectedValues, OptimalPlayer
+from .race import RaceTable
 from .simulate import Strategy, parse_strategies, simulate
+from .winning import Advisor, WinPlayer
 
 __version__ = "0.1.0"
 __all__ = [
-    "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameError", "GameOverError",
-    "IllegalMarkError", "OptimalPlayer", "QwixxError", "Sheet", "SheetError",
-    "SimulationError", "Strategy", "StrategyError", "TableError", "active_options",
-    "parse_strategies", "simulate",
+    "Advisor", "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameError",
+    "GameOverError", "IllegalMarkError", "OptimalPlayer", "QwixxError", "RaceTable", "Sheet",
+    "SheetError", "SimulationError", "Strategy", "StrategyError", "TableError", "WinPlayer",
+    "active_options", "parse_strategies", "simulate",
 ]

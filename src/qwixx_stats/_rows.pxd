@@ -13,13 +13,19 @@
 # unchanged by swapping red with yellow, green with blue, or the red-yellow pair with the
 # green-blue pair (turning every die d into 7-d maps the ascending rows onto the descending
 # ones), so values are stored once per orbit of those 8 symmetries: `state_index`.
+#
+# The lock rule: the last number may be marked with `marks_to_lock` marks already in the row,
+# 5 by the printed rules, 4 in the variant the rules summary's example reads (SPEC
+# `--lock-after`). The states are the same under both rules; only which marks are legal (and so
+# the tables below) differ.
 
 cdef enum:
     ROW_STATES = 57
     CLOSED = 56
     POSITIONS = 11
     LOCK_POSITION = 10
-    MARKS_TO_LOCK = 5
+    LOCK_AFTER_DEFAULT = 5    # marks a row needs before its last number (printed rules)
+    LOCK_AFTER_LOWEST = 4     # the variant of the rules summary
     PAIR_STATES = 1653        # unordered pairs of row states: 57 * 58 / 2
     SHEET_STATES = 1367031    # unordered pairs of pairs: 1653 * 1654 / 2
     MAX_PENALTIES = 4
@@ -32,7 +38,7 @@ ctypedef struct RowTables:
     signed char last_position[ROW_STATES]   # -1 when empty; 10 when closed
     signed char marks[ROW_STATES]           # 0 when closed (its points are already counted)
 
-cdef const RowTables* row_tables() noexcept nogil
+cdef const RowTables* row_tables(int marks_to_lock) noexcept nogil   # 4 or 5
 
 
 cdef inline Py_ssize_t unordered_index(Py_ssize_t x, Py_ssize_t y) noexcept nogil:

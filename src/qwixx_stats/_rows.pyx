@@ -1,42 +1,43 @@
 # cython: language_level=3
 """Fills the row tables described in _rows.pxd once, at import."""
 
-cdef RowTables TABLES
+cdef RowTables TABLES[2]     # marks_to_lock 4 and 5
 
 
-cdef const RowTables* row_tables() noexcept nogil:
-    return &TABLES
+cdef const RowTables* row_tables(int marks_to_lock) noexcept nogil:
+    return &TABLES[marks_to_lock - LOCK_AFTER_LOWEST]
 
 
-cdef void _fill() noexcept:
+cdef void _fill(RowTables* tables, int marks_to_lock) noexcept:
     cdef int state = 1, position, count, target, new_state
     for state in range(ROW_STATES):
         for target in range(POSITIONS):
-            TABLES.next_state[state][target] = -1
-            TABLES.gain[state][target] = 0
-    TABLES.last_position[0] = -1
-    TABLES.marks[0] = 0
-    TABLES.last_position[CLOSED] = LOCK_POSITION
-    TABLES.marks[CLOSED] = 0
+            tables.next_state[state][target] = -1
+            tables.gain[state][target] = 0
+    tables.last_position[0] = -1
+    tables.marks[0] = 0
+    tables.last_position[CLOSED] = LOCK_POSITION
+    tables.marks[CLOSED] = 0
     state = 1
     for position in range(LOCK_POSITION):
         for count in range(1, position + 2):
-            TABLES.last_position[state] = position
-            TABLES.marks[state] = count
+            tables.last_position[state] = position
+            tables.marks[state] = count
             state += 1
     for state in range(CLOSED):
-        position = TABLES.last_position[state]
-        count = TABLES.marks[state]
+        position = tables.last_position[state]
+        count = tables.marks[state]
         for target in range(position + 1, LOCK_POSITION):
             new_state = 1 + target * (target + 1) // 2 + count
-            TABLES.next_state[state][target] = new_state
-            TABLES.gain[state][target] = count + 1
-        if count >= MARKS_TO_LOCK:
-            TABLES.next_state[state][LOCK_POSITION] = CLOSED
-            TABLES.gain[state][LOCK_POSITION] = (count + 1) + (count + 2)
+            tables.next_state[state][target] = new_state
+            tables.gain[state][target] = count + 1
+        if count >= marks_to_lock:
+            tables.next_state[state][LOCK_POSITION] = CLOSED
+            tables.gain[state][LOCK_POSITION] = (count + 1) + (count + 2)
 
 
-_fill()
+_fill(&TABLES[0], 4)
+_fill(&TABLES[1], 5)
 
 
 def row_state(int last_position, int marks):

@@ -2,7 +2,24 @@ import numpy as np
 import numpy.typing as npt
 
 STRATEGY_CODES: dict[str, int]
+ENDINGS: dict[str, int]
 
 def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], first_game: int,
              games: int, seed: int, future: npt.NDArray[np.float64],
-             scores: npt.NDArray[np.intc], turns: npt.NDArray[np.intc]) -> None: ...
+             scores: npt.NDArray[np.intc], turns: npt.NDArray[np.intc],
+             endings: npt.NDArray[np.intc], *, lock_after: int = ..., rotate: bool = ...,
+             race_mean: npt.NDArray[np.float64] | None = ...,
+             race_second: npt.NDArray[np.float64] | None = ...,
+             nodes: npt.NDArray[np.float64] | None = ...,
+             weights: npt.NDArray[np.float64] | None = ...) -> None: ...
+
+def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
+             future: npt.NDArray[np.float64], lock_after: int, last: npt.NDArray[np.intc],
+             marks: npt.NDArray[np.intc], locked: npt.NDArray[np.intc],
+             penalties: npt.NDArray[np.intc], closed: int, active: int,
+             dice: npt.NDArray[np.intc], seat: int, first: int, second: int, second_box: int,
+             seed: int, shares: npt.NDArray[np.float64], *,
+             race_mean: npt.NDArray[np.float64] | None = ...,
+             race_second: npt.NDArray[np.float64] | None = ...,
+             nodes: npt.NDArray[np.float64] | None = ...,
+             weights: npt.NDArray[np.float64] | None = ...) -> None: ...

@@ -5,13 +5,20 @@ This is the Cython mirror of game.py (rules) and strategies.py / solitaire.Optim
 (decisions): the same option order, tie-breaks and random draws, so that a seed gives the same
 games in both (tested). A sheet is kept as, per row, the last marked box (-1 when empty), the
 number of marked numbers and whether this player locked it; `closed` is a 4-bit mask shared by
-the table.
+the table. The lock rule (marks a row needs before its last number) is one number per game.
+
+Seats rotate: in game g the strategy listed at entry e sits at seat (e + g) mod players when
+rotation is on, so every strategy plays every seat equally often over `players` games.
+
+The `win` strategy (its method: winning.py) rates each option by the race estimate of
+_race.pxd on the sheets of every player, after the option.
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
-from ._rows cimport CLOSED, LOCK_POSITION, MARKS_TO_LOCK, SHEET_STATES, state_index
+from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
+from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
@@ -19,20 +26,26 @@ cdef enum:
     MAX_PLAYERS = 8
     MAX_OPTIONS = 5 * (1 + ROWS * 2)
     NO_ROW = -1
-    OPTIMAL = 0
+    MAX_SCORE = 0
     GREEDY = 1
     CAUTIOUS = 2
     RANDOM = 3
+    WIN = 4
     PENALTY_POINTS = 5
     MAX_PENALTIES = 4
+    ENDED_BY_LOCKS = 1
+    ENDED_BY_PENALTIES = 2
 
-STRATEGY_CODES = {"optimal": OPTIMAL, "greedy": GREEDY, "cautious": CAUTIOUS, "random": RANDOM}
+STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
+                  "random": RANDOM, "win": WIN}
+ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
 
 ctypedef struct Sheet:
     int last[ROWS]
     int marks[ROWS]
     int locked[ROWS]
     int penalties
+    int lock_after     # marks the row needs before its last number (the game's lock rule)
 
 ctypedef struct Option:
     int first          # row of action 1, or NO_ROW
@@ -68,7 +81,7 @@ cdef inline bint can_mark(const Sheet* sheet, int closed, int row, int box) noex
         return False
     if box <= sheet.last[row]:
         return False
-    return box < LOCK_POSITION or sheet.marks[row] >= MARKS_TO_LOCK
+    return box < LOCK_POSITION or sheet.marks[row] >= sheet.lock_after
 
 
 cdef inline int mark(Sheet* sheet, int closed, int row, int box) noexcept nogil:
@@ -196,7 +209,7 @@ cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, 
     for i in range(count):
         if strategy == RANDOM:
             break
-        if strategy == OPTIMAL:
+        if strategy == MAX_SCORE:
             after = sheet[0]
             value = sheet_value(future, &after, apply_option(&after, closed, dice, &options[i]))
             if best < 0 or value > best_value:
@@ -234,7 +247,7 @@ cdef int choose_passive(int strategy, int limit, const Sheet* sheet, int closed,
             count += 1
     if strategy == RANDOM:
         return choices[random_below(stream, count)]
-    if strategy == OPTIMAL:
+    if strategy == MAX_SCORE:
         best_value = sheet_value(future, sheet, closed)
         for i in range(1, count):
             after = sheet[0]
@@ -281,7 +294,7 @@ cdef int choose_second(int strategy, int limit, const Sheet* sheet, int closed, 
                 count += 1
     if strategy == RANDOM:
         best = random_below(stream, count)
-    elif strategy == OPTIMAL:
+    elif strategy == MAX_SCORE:
         after = sheet[0]
         if not marked_first:
             after.penalties += 1
@@ -310,87 +323,389 @@ cdef int choose_second(int strategy, int limit, const Sheet* sheet, int closed, 
     return rows[best]
 
 
+# -- the `win` strategy (winning.WinPlayer) ------------------------------------------------
+cdef inline Outlook outlook(const RaceModel* race, const Sheet* sheet, int closed) noexcept nogil:
+    """The race estimate of one sheet's final score (race.RaceTable.outlook)."""
+    cdef Outlook result
+    cdef Py_ssize_t index
+    cdef double mean, second
+    result.mean = score(sheet)
+    result.variance = 0.0
+    if sheet.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+        return result
+    index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
+                        row_state(sheet, closed, 2), row_state(sheet, closed, 3))
+    index = index * MAX_PENALTIES + sheet.penalties
+    mean = race.mean[index]
+    second = race.second[index]
+    result.mean += mean
+    result.variance = second - mean * mean
+    if result.variance < 0.0:
+        result.variance = 0.0
+    return result
+
+
+cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, int me,
+                      const Sheet* mine, int closed, double* mean) noexcept nogil:
+    """The chance that player `me`, with `mine` as its sheet and `closed` as the closed rows,
+    wins (winning.win_value); mean[0] gets its expected final score. A game that is over is
+    scored exactly: 1 for the top score, 1/k for a tie of k at the top, else 0."""
+    cdef Outlook others[MAX_PLAYERS]
+    cdef Outlook own = outlook(race, mine, closed)
+    cdef int j, count = 0, level = 1, own_score
+    mean[0] = own.mean
+    if mine.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+        own_score = score(mine)
+        for j in range(players):
+            if j == me:
+                continue
+            if score(&sheets[j]) > own_score:
+                return 0.0
+            if score(&sheets[j]) == own_score:
+                level += 1
+        return 1.0 / level
+    for j in range(players):
+        if j != me:
+            others[count] = outlook(race, &sheets[j], closed)
+            count += 1
+    return win_chance(own, others, count, race)
+
+
+cdef inline bint better(double chance, double mean, double best_chance,
+                        double best_mean) noexcept nogil:
+    """A higher chance of winning; at the same chance, a higher expected score."""
+    if chance > best_chance + SAME_CHANCE:
+        return True
+    return chance >= best_chance - SAME_CHANCE and mean > best_mean
+
+
+cdef void win_active(const RaceModel* race, const Sheet* sheets, int players, int me,
+                     int closed, const int* dice, Option* chosen) noexcept nogil:
+    cdef Option options[MAX_OPTIONS]
+    cdef int count = active_options(&sheets[me], closed, dice, options), i, best = 0
+    cdef double chance, mean, best_chance = -1.0, best_mean = 0.0
+    cdef Sheet after
+    for i in range(count):
+        after = sheets[me]
+        chance = win_value(race, sheets, players, me, &after,
+                           apply_option(&after, closed, dice, &options[i]), &mean)
+        if i == 0 or better(chance, mean, best_chance, best_mean):
+            best, best_chance, best_mean = i, chance, mean
+    chosen[0] = options[best]
+
+
+cdef int win_passive(const RaceModel* race, const Sheet* sheets, int players, int me,
+                     int closed, const int* dice) noexcept nogil:
+    cdef int row, box, best = NO_ROW, total = dice[0] + dice[1]
+    cdef double chance, mean, best_chance, best_mean
+    cdef Sheet after = sheets[me]
+    best_chance = win_value(race, sheets, players, me, &after, closed, &best_mean)
+    for row in range(ROWS):
+        box = box_of(row, total)
+        if can_mark(&sheets[me], closed, row, box):
+            after = sheets[me]
+            chance = win_value(race, sheets, players, me, &after,
+                               mark(&after, closed, row, box), &mean)
+            if better(chance, mean, best_chance, best_mean):
+                best, best_chance, best_mean = row, chance, mean
+    return best
+
+
+cdef int win_second(const RaceModel* race, const Sheet* sheets, int players, int me,
+                    int closed, const int* dice, bint marked_first,
+                    int* chosen_box) noexcept nogil:
+    cdef int row, white, box, best = NO_ROW, best_box = 0
+    cdef double chance, mean, best_chance, best_mean
+    cdef Sheet after = sheets[me]
+    if not marked_first:
+        after.penalties += 1
+    best_chance = win_value(race, sheets, players, me, &after, closed, &best_mean)
+    for row in range(ROWS):
+        for white in range(2):
+            if white == 1 and dice[1] == dice[0]:
+                continue
+            box = box_of(row, dice[white] + dice[2 + row])
+            if can_mark(&sheets[me], closed, row, box):
+                after = sheets[me]
+                chance = win_value(race, sheets, players, me, &after,
+                                   mark(&after, closed, row, box), &mean)
+                if better(chance, mean, best_chance, best_mean):
+                    best, best_box, best_chance, best_mean = row, box, chance, mean
+    chosen_box[0] = best_box
+    return best
+
+
 # -- one game (game.Game.play_turn_with) --------------------------------------------------
-cdef int play_game(int players, const int* strategies, const int* limits, const double* future,
-                   uint64_t stream, int* scores) noexcept nogil:
-    """Play one game; scores[i] gets player i's final score; returns the number of turns."""
-    cdef Sheet sheets[MAX_PLAYERS]
-    cdef int firsts[MAX_PLAYERS]
-    cdef int dice[6]
-    cdef int closed = 0, closed_after, active = 0, turns = 0, i, row, box, second, die
-    cdef bint over = False, marked
+ctypedef struct Table:
+    Sheet sheets[MAX_PLAYERS]
+    int players
+    int closed           # rows closed by anyone
+    int active           # the seat that rolls next
+
+
+ctypedef struct Seats:     # who plays what, seat by seat, and the tables they need
+    const int* strategies
+    const int* limits
+    const double* future
+    const RaceModel* race
+
+
+cdef int first_choice(const Seats* seats, const Table* table, int seat, const int* dice,
+                      uint64_t* stream) noexcept nogil:
+    """A player's action 1 (the active one's from its whole plan): a row or NO_ROW."""
     cdef Option plan
-    for i in range(players):
-        for row in range(ROWS):
-            sheets[i].last[row] = -1
-            sheets[i].marks[row] = 0
-            sheets[i].locked[row] = 0
-        sheets[i].penalties = 0
+    cdef int strategy = seats.strategies[seat]
+    if strategy == WIN:
+        if seat == table.active:
+            win_active(seats.race, table.sheets, table.players, seat, table.closed, dice, &plan)
+            return plan.first
+        return win_passive(seats.race, table.sheets, table.players, seat, table.closed, dice)
+    if seat == table.active:
+        choose_active(strategy, seats.limits[seat], &table.sheets[seat], table.closed, dice,
+                      seats.future, stream, &plan)
+        return plan.first
+    return choose_passive(strategy, seats.limits[seat], &table.sheets[seat], table.closed, dice,
+                          seats.future, stream)
+
+
+cdef bint play_turn(const Seats* seats, Table* table, const int* dice, uint64_t* stream,
+                    int forced_seat, int forced_first, int forced_second,
+                    int forced_box) noexcept nogil:
+    """One turn on `dice`; returns whether the game is over. The player at `forced_seat` (-1:
+    nobody) plays `forced_first` in action 1 and, when active, `forced_second` / `forced_box`
+    in action 2 if that mark is still legal once action 1 is resolved (its strategy decides
+    otherwise)."""
+    cdef int firsts[MAX_PLAYERS]
+    cdef int closed_after, i, second, box = 0, active = table.active
+    cdef bint marked
+    # action 1: decided by everyone on the sheets as they are, then applied together
+    for i in range(table.players):
+        firsts[i] = (forced_first if i == forced_seat
+                     else first_choice(seats, table, i, dice, stream))
+    closed_after = table.closed
+    for i in range(table.players):
+        if firsts[i] >= 0:
+            closed_after |= mark(&table.sheets[i], table.closed, firsts[i],
+                                 box_of(firsts[i], dice[0] + dice[1]))
+    table.closed = closed_after
+    if closed_count(table.closed) >= 2:
+        return True
+    # action 2: the active player alone
+    marked = firsts[active] >= 0
+    if active == forced_seat and (forced_second == NO_ROW or can_mark(
+            &table.sheets[active], table.closed, forced_second, forced_box)):
+        second, box = forced_second, forced_box
+    elif seats.strategies[active] == WIN:
+        second = win_second(seats.race, table.sheets, table.players, active, table.closed,
+                            dice, marked, &box)
+    else:
+        second = choose_second(seats.strategies[active], seats.limits[active],
+                               &table.sheets[active], table.closed, dice, marked, seats.future,
+                               stream, &box)
+    if second >= 0:
+        table.closed = mark(&table.sheets[active], table.closed, second, box)
+    elif not marked:
+        table.sheets[active].penalties += 1
+    table.active = (active + 1) % table.players
+    return (table.sheets[active].penalties >= MAX_PENALTIES
+            or closed_count(table.closed) >= 2)
+
+
+cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept nogil:
+    """Play from the start of a turn to the end of the game; returns the turns played."""
+    cdef int dice[6]
+    cdef int turns = 0, die
+    cdef bint over = False
     while not over:
         turns += 1
         for die in range(6):
-            dice[die] = 1 + random_below(&stream, 6)
-        # action 1: decided by everyone on the sheets as they are, then applied together
-        for i in range(players):
-            if i == active:
-                choose_active(strategies[i], limits[i], &sheets[i], closed, dice, future,
-                              &stream, &plan)
-                firsts[i] = plan.first
-            else:
-                firsts[i] = choose_passive(strategies[i], limits[i], &sheets[i], closed, dice,
-                                           future, &stream)
-        closed_after = closed
-        for i in range(players):
-            if firsts[i] >= 0:
-                closed_after |= mark(&sheets[i], closed, firsts[i],
-                                     box_of(firsts[i], dice[0] + dice[1]))
-        closed = closed_after
-        if closed_count(closed) >= 2:
-            break
-        # action 2: the active player alone
-        marked = firsts[active] >= 0
-        second = choose_second(strategies[active], limits[active], &sheets[active], closed, dice,
-                               marked, future, &stream, &box)
-        if second >= 0:
-            closed = mark(&sheets[active], closed, second, box)
-        elif not marked:
-            sheets[active].penalties += 1
-        over = sheets[active].penalties >= MAX_PENALTIES or closed_count(closed) >= 2
-        active = (active + 1) % players
-    for i in range(players):
-        scores[i] = score(&sheets[i])
+            dice[die] = 1 + random_below(stream, 6)
+        over = play_turn(seats, table, dice, stream, -1, NO_ROW, NO_ROW, 0)
     return turns
 
 
+cdef int play_game(int players, const int* strategies, const int* limits, const double* future,
+                   const RaceModel* race, int lock_after, uint64_t stream, int* scores,
+                   int* ending) noexcept nogil:
+    """Play one game, strategies[i] at seat i; scores[i] gets seat i's final score and
+    ending[0] how the game ended; returns the number of turns."""
+    cdef Table table
+    cdef Seats seats
+    cdef int i, row, turns
+    seats.strategies, seats.limits, seats.future, seats.race = strategies, limits, future, race
+    table.players, table.closed, table.active = players, 0, 0
+    for i in range(players):
+        for row in range(ROWS):
+            table.sheets[i].last[row] = -1
+            table.sheets[i].marks[row] = 0
+            table.sheets[i].locked[row] = 0
+        table.sheets[i].penalties = 0
+        table.sheets[i].lock_after = lock_after
+    turns = play_on(&seats, &table, &stream)
+    ending[0] = ENDED_BY_LOCKS if closed_count(table.closed) >= 2 else ENDED_BY_PENALTIES
+    for i in range(players):
+        scores[i] = score(&table.sheets[i])
+    return turns
+
+
+cdef double share_of(const Table* table, int seat) noexcept nogil:
+    """A finished game's share for `seat`: 1, 1/k for a tie of k at the top, or 0."""
+    cdef int j, level = 1, own = score(&table.sheets[seat])
+    for j in range(table.players):
+        if j == seat:
+            continue
+        if score(&table.sheets[j]) > own:
+            return 0.0
+        if score(&table.sheets[j]) == own:
+            level += 1
+    return 1.0 / level
+
+
+cdef int play_rotated(int players, const int* strategies, const int* limits,
+                      const double* future, const RaceModel* race, int lock_after, int rotation,
+                      uint64_t stream, int* scores, int* ending) noexcept nogil:
+    """One game with the strategy of entry e at seat (e + rotation) mod players; scores[e]
+    gets entry e's score."""
+    cdef int seat_strategies[MAX_PLAYERS]
+    cdef int seat_limits[MAX_PLAYERS]
+    cdef int seat_scores[MAX_PLAYERS]
+    cdef int entry, seat, turns
+    for entry in range(players):
+        seat = (entry + rotation) % players
+        seat_strategies[seat] = strategies[entry]
+        seat_limits[seat] = limits[entry]
+    turns = play_game(players, seat_strategies, seat_limits, future, race, lock_after, stream,
+                      seat_scores, ending)
+    for entry in range(players):
+        scores[entry] = seat_scores[(entry + rotation) % players]
+    return turns
+
+
+def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lock_after,
+             int[:, ::1] last, int[:, ::1] marks, int[:, ::1] locked, int[::1] penalties,
+             int closed, int active, int[::1] dice, int seat, int first, int second,
+             int second_box, uint64_t seed, double[::1] shares, *,
+             double[:, ::1] race_mean=None, double[:, ::1] race_second=None,
+             double[::1] nodes=None, double[::1] weights=None):
+    """Play on a game from the middle of a turn, shares.shape[0] times: the sheets (last box,
+    marked numbers, locked flag per row, penalties), the closed rows and the active seat
+    describe the table before this turn's roll `dice`; the player at `seat` plays action 1
+    `first` (a row or -1) and, when active, action 2 (`second`, `second_box`) if still legal;
+    everyone else, and everything after, is played by `strategies`. Rollout k draws its rolls
+    from game_stream(seed, k); shares[k] gets the player's share of that game (1, 1/k for a
+    tie at the top, 0)."""
+    cdef int players = strategies.shape[0], i, row
+    cdef long count = shares.shape[0], k, begin, end
+    cdef Table start, table
+    cdef Seats seats
+    cdef RaceModel race
+    cdef uint64_t stream
+    cdef int turn_dice[6]
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"2..{MAX_PLAYERS} players")
+    if (limits.shape[0] != players or last.shape[0] != players or marks.shape[0] != players
+            or locked.shape[0] != players or penalties.shape[0] != players
+            or last.shape[1] != ROWS or marks.shape[1] != ROWS or locked.shape[1] != ROWS
+            or dice.shape[0] != 6):
+        raise ValueError("one limit, sheet and penalty count per player; six dice")
+    if not (0 <= active < players and 0 <= seat < players and 0 <= closed < 16
+            and -1 <= first < ROWS and -1 <= second < ROWS and lock_after in (4, 5)):
+        raise ValueError("seat, active, closed rows or decisions out of range")
+    race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
+    seats.strategies, seats.limits, seats.future, seats.race = (
+        &strategies[0], &limits[0], &future[0, 0], &race)
+    start.players, start.closed, start.active = players, closed, active
+    for i in range(players):
+        for row in range(ROWS):
+            start.sheets[i].last[row] = last[i, row]
+            start.sheets[i].marks[row] = marks[i, row]
+            start.sheets[i].locked[row] = locked[i, row]
+        start.sheets[i].penalties = penalties[i]
+        start.sheets[i].lock_after = lock_after
+    for i in range(6):
+        turn_dice[i] = dice[i]
+    for begin in range(0, count, CHUNK):
+        end = min(begin + CHUNK, count)
+        with nogil:
+            for k in prange(begin, end, schedule="dynamic", chunksize=16):
+                table = start
+                stream = game_stream(seed, k)
+                if not play_turn(&seats, &table, turn_dice, &stream, seat, first, second,
+                                 second_box):
+                    play_on(&seats, &table, &stream)
+                shares[k] = share_of(&table, seat)
+        PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
+
+
+cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
+                           double[:, ::1] race_mean, double[:, ::1] race_second,
+                           double[::1] nodes, double[::1] weights) except *:
+    """Check the strategy codes and the tables they need; the race model of the win players
+    (empty when there are none)."""
+    cdef RaceModel race
+    cdef int i
+    cdef bint wins = False
+    if future.shape[1] != MAX_PENALTIES:
+        raise ValueError("future must have 4 columns")
+    for i in range(strategies.shape[0]):
+        if not 0 <= strategies[i] <= WIN:
+            raise ValueError("unknown strategy code")
+        if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
+            raise ValueError("max-score players need the whole single-player table")
+        wins = wins or strategies[i] == WIN
+    race.mean = NULL
+    race.second = NULL
+    race.nodes = NULL
+    race.weights = NULL
+    race.node_count = 0
+    if wins:
+        if (race_mean is None or race_second is None or nodes is None or weights is None
+                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != MAX_PENALTIES
+                or race_second.shape[0] != SHEET_STATES
+                or race_second.shape[1] != MAX_PENALTIES
+                or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
+            raise ValueError("win players need the race tables and the quadrature")
+        race.mean = &race_mean[0, 0]
+        race.second = &race_second[0, 0]
+        race.nodes = &nodes[0]
+        race.weights = &weights[0]
+        race.node_count = nodes.shape[0]
+    return race
+
+
 def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, uint64_t seed,
-             double[:, ::1] future, int[:, ::1] scores, int[::1] turns):
-    """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, i] and
-    turns[g] receive the results of the g-th. `future` is the single-player table (used by
-    optimal players only; pass a (1, 4) dummy otherwise). Runs CHUNK games at a time and
-    checks for signals in between, so Ctrl-C raises KeyboardInterrupt promptly."""
+             double[:, ::1] future, int[:, ::1] scores, int[::1] turns, int[::1] endings, *,
+             int lock_after=5, bint rotate=True, double[:, ::1] race_mean=None,
+             double[:, ::1] race_second=None, double[::1] nodes=None, double[::1] weights=None):
+    """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, e] gets
+    the score of the strategy listed at entry e in the g-th game, turns[g] its turns and
+    endings[g] how it ended (ENDINGS). `future` is the single-player table (used by max-score
+    players only; pass a (1, 4) dummy otherwise); the race_* tables and the quadrature (nodes,
+    weights) are used by win players only. With `rotate`, game number n (counted in the whole
+    series) seats entry e at (e + n) mod players. Runs CHUNK games at a time and checks for
+    signals in between, so Ctrl-C raises KeyboardInterrupt promptly."""
     cdef int players = strategies.shape[0]
     cdef long game, start, stop
     cdef const double* values = &future[0, 0]
+    cdef RaceModel race
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"1..{MAX_PLAYERS} players")
-    if scores.shape[0] < games or scores.shape[1] != players or turns.shape[0] < games:
+    if (scores.shape[0] < games or scores.shape[1] != players or turns.shape[0] < games
+            or endings.shape[0] < games):
         raise ValueError("result arrays too small")
     if games < 0 or first_game < 0:
         raise ValueError("games and first_game must not be negative")
     if limits.shape[0] != players:
         raise ValueError("one limit per strategy")
-    if future.shape[1] != MAX_PENALTIES:
-        raise ValueError("future must have 4 columns")
-    for game in range(players):
-        if not 0 <= strategies[game] <= RANDOM:
-            raise ValueError("unknown strategy code")
-        if strategies[game] == OPTIMAL and future.shape[0] != SHEET_STATES:
-            raise ValueError("optimal players need the whole single-player table")
+    if lock_after not in (4, 5):
+        raise ValueError("lock_after must be 4 or 5")
+    race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
         with nogil:
-            for game in prange(start, stop, schedule="dynamic", chunksize=64):
-                turns[game] = play_game(players, &strategies[0], &limits[0], values,
-                                        game_stream(seed, first_game + game),
-                                        &scores[game, 0])
+            for game in prange(start, stop, schedule="dynamic", chunksize=16):
+                turns[game] = play_rotated(
+                    players, &strategies[0], &limits[0], values, &race, lock_after,
+                    <int>((first_game + game) % players) if rotate else 0,
+                    game_stream(seed, first_game + game), &scores[game, 0], &endings[game])
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C

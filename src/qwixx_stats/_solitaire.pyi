@@ -5,4 +5,6 @@ import numpy.typing as npt
 
 def solve(future: npt.NDArray[np.float64], packed_rows: npt.NDArray[np.intc],
           level_starts: npt.NDArray[np.int64],
-          progress: Optional[Callable[[int], None]] = ...) -> None: ...
+          progress: Optional[Callable[[int], None]] = ..., *, lock_after: int = ...,
+          active_share: float = ..., continuation: float = ...,
+          second: Optional[npt.NDArray[np.float64]] = ...) -> None: ...

@@ -1,4 +1,4 @@
-"""The `qwixx` command line: probabilities, value, advise, simulate.
+"""The `qwixx` command line: probabilities, value, advise, simulate, track.
 
 Every command takes --json and then prints exactly one JSON object on stdout; errors go to
 stderr as exactly one line `qwixx: error: ...` with exit status 2 and nothing on stdout.
@@ -14,19 +14,22 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Optional, TypeVar
 
 from solverkit.progress import Progress
 
 from . import probabilities
 from solverkit.messages import SHOWN as CLIP, silence_stdout
 
+from . import track
 from .errors import QwixxError, cut, cut_path
 from .game import MAX_PLAYERS, Option
-from .sheet import Dice, Sheet
-from .simulate import MAX_GAMES, parse_strategies, simulate
-from .solitaire import (TABLE_NAME, ExpectedValues, check_writable_directory,
-                        states_to_solve, table_directory)
+from .race import RaceTable, race_name
+from .sheet import LOCK_RULES, MARKS_TO_LOCK, Dice, Sheet
+from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
+from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
+                        table_directory, table_name)
+from .winning import MAX_ROLLOUTS, Advice, Advisor, Estimate
 
 EXIT_INTERNAL = 1
 EXIT_BAD_INPUT = 2
@@ -80,34 +83,62 @@ def table_folder(args: argparse.Namespace) -> Path:
     return table_directory(args.dir)
 
 
-def load_values(args: argparse.Namespace) -> ExpectedValues:
+T = TypeVar("T")
+
+
+def load_table(args: argparse.Namespace, name: str, what: str,
+               load: Callable[[Path, Optional[Callable[[int], None]]], T]) -> T:
+    """A table from the table folder, solved first (with a progress bar on a terminal) when
+    it is not there yet."""
     directory = table_folder(args)
     bar = None
-    if not (directory / TABLE_NAME).exists():
+    if not (directory / name).exists():
         check_writable_directory(directory)        # fail now, not after a minute of solving
-        print(f"qwixx: solving the single-player table into {directory} (once)", file=sys.stderr)
-        bar = Progress(states_to_solve(), "single-player table")
+        print(f"qwixx: solving the {what} into {directory} (once)", file=sys.stderr)
+        bar = Progress(states_to_solve(), what)
     try:
-        return ExpectedValues.load(directory, progress=bar.advance if bar else None)
+        return load(directory, bar.advance if bar else None)
     finally:
         if bar:
             bar.close()
 
 
-def parse_sheet(text: str | None) -> Sheet:
-    return Sheet() if text is None else Sheet.parse(text)
+def load_values(args: argparse.Namespace, lock_after: int | None = None) -> ExpectedValues:
+    rule = args.lock_after if lock_after is None else lock_after
+    return load_table(args, table_name(rule), "single-player table",
+                      lambda folder, progress: ExpectedValues.load(
+                          folder, progress=progress, lock_after=rule))
+
+
+def load_race(args: argparse.Namespace, players: int, lock_after: int | None = None) -> RaceTable:
+    rule = args.lock_after if lock_after is None else lock_after
+    return load_table(args, race_name(players, rule), f"{players}-player race table",
+                      lambda folder, progress: RaceTable.load(
+                          folder, players=players, lock_after=rule, progress=progress))
+
+
+def load_advisor(args: argparse.Namespace) -> Callable[[int, int], Advisor]:
+    def advisor(players: int, lock_after: int) -> Advisor:
+        return Advisor(load_race(args, players, lock_after), load_values(args, lock_after))
+    return advisor
+
+
+def parse_sheet(args: argparse.Namespace, text: str | None) -> Sheet:
+    return Sheet(lock_after=args.lock_after) if text is None else Sheet.parse(
+        text, args.lock_after)
 
 
 def command_probabilities(args: argparse.Namespace) -> None:
-    emit(args, probabilities.tables_json(), probabilities.tables_text())
+    emit(args, dict(probabilities.tables_json(), lock_after=args.lock_after),
+         probabilities.tables_text())
 
 
 def command_value(args: argparse.Namespace) -> None:
-    sheet = parse_sheet(args.sheet)
+    sheet = parse_sheet(args, args.sheet)
     value = load_values(args).value(sheet)
-    emit(args, {"sheet": str(sheet), "expected_score": value},
+    emit(args, {"sheet": str(sheet), "lock_after": args.lock_after, "expected_score": value},
          f"{sheet}\nscore now {sheet.score()}, expected final score {value:.4f} "
-         "(single player, optimal play)")
+         f"(single player, optimal play, lock after {args.lock_after} marks)")
 
 
 def describe(option: Option) -> dict[str, Any]:
@@ -127,11 +158,24 @@ def option_text(option: Option, dice: Dice) -> str:
     return " then ".join(parts) if parts else "no mark: penalty"
 
 
+def parse_opponents(args: argparse.Namespace) -> list[Sheet]:
+    """--opponents 'SHEET;SHEET;...': the other players' sheets."""
+    text = args.opponents
+    parts = [part.strip() for part in text.split(";", MAX_PLAYERS)]
+    if len(parts) > MAX_PLAYERS - 1:
+        raise QwixxError(f"--opponents: at most {MAX_PLAYERS - 1} sheets (a game has at most "
+                         f"{MAX_PLAYERS} players)")
+    return [Sheet.parse(part, args.lock_after) for part in parts]
+
+
 def command_advise(args: argparse.Namespace) -> None:
-    sheet = Sheet.parse(args.sheet)
+    sheet = Sheet.parse(args.sheet, args.lock_after)
     dice = Dice.parse(args.dice)
     if sheet.is_finished():
         raise QwixxError(f"the game is over on this sheet ({sheet})")
+    if args.opponents is not None:
+        advise_to_win(args, sheet, dice, parse_opponents(args))
+        return
     values = load_values(args)
     if args.passive:
         choices = values.passive_options(sheet, dice)
@@ -144,32 +188,105 @@ def command_advise(args: argparse.Namespace) -> None:
         options = [dict(describe(option), expected_score=v) for option, v in scored]
         lines = [f"{v:9.4f}  {option_text(option, dice)}" for option, v in scored]
     emit(args, {"sheet": str(sheet), "dice": str(dice), "active": not args.passive,
-                "options": options},
+                "lock_after": args.lock_after, "options": options},
          f"{sheet}\ndice {dice} ({'non-active' if args.passive else 'active'} player); "
          "expected final score, best first:\n" + "\n".join(lines))
 
 
+def advise_to_win(args: argparse.Namespace, sheet: Sheet, dice: Dice,
+                  opponents: list[Sheet]) -> None:
+    """advise --opponents: every option by its chance of winning: the race model's estimate
+    (winning.py), and unless --rollouts 0 the chance measured by playing the game on (everyone
+    playing `win`), with its standard error; ranked by the measured chance when there is one.
+    The expected score (single-player optimum) is shown beside."""
+    sheets = [sheet] + opponents
+    if any(s.penalties >= 4 for s in sheets) or len(frozenset().union(
+            *(s.closed for s in sheets))) >= 2:
+        raise QwixxError("the game is over on these sheets (a fourth penalty or two closed rows)")
+    if args.roller is not None and not (args.passive and 1 <= args.roller <= len(opponents)):
+        raise QwixxError(f"--roller names the opponent who rolled (1..{len(opponents)}), and "
+                         "only with --passive")
+    active = (args.roller or 1) if args.passive else 0
+    advisor = load_advisor(args)(len(sheets), args.lock_after)
+    advice = (advisor.passive(sheets, 0, dice) if args.passive
+              else advisor.active(sheets, 0, dice))
+    measured: list[tuple[Advice, Optional[Estimate]]] = list(zip(advice, [None] * len(advice)))
+    if args.rollouts:
+        measured = list(advisor.measured(advice, sheets, 0, dice, active, args.rollouts,
+                                         args.seed))
+
+    def text(option: Option) -> str:
+        if args.passive:
+            row = option[0]
+            return f"white sum {dice.white_sum} in {row}" if row else "no mark"
+        return option_text(option, dice)
+    options, lines = [], []
+    for item, estimate in measured:
+        entry = dict(describe(item.option), win_chance=item.win_chance,
+                     race_expected_score=item.race_expected_score,
+                     expected_score=item.expected_score)
+        entry["penalty"] = not args.passive and item.option == (None, None)
+        sampled = ""
+        if estimate is not None:
+            entry.update(measured_win_chance=estimate.chance,
+                         standard_error=estimate.standard_error)
+            sampled = f"{100 * estimate.chance:7.2f}% +-{100 * estimate.standard_error:5.2f}  "
+        options.append(entry)
+        lines.append(f"{sampled}{100 * item.win_chance:7.2f}%  {item.expected_score:9.4f}  "
+                     f"{text(item.option)}")
+    head = ("measured (+- standard error)  " if args.rollouts else "") + (
+        "model  expected  (model: the race estimate of the `win` strategy; expected: the "
+        "single-player optimum's final score)")
+    emit(args, {"sheet": str(sheet), "dice": str(dice), "active": not args.passive,
+                "lock_after": args.lock_after, "opponents": [str(s) for s in opponents],
+                "roller": active, "rollouts": args.rollouts, "seed": args.seed,
+                "options": options},
+         f"{sheet}\nagainst {len(opponents)} opponent(s); dice {dice} "
+         f"({'non-active' if args.passive else 'active'} player)\n{head}\n" + "\n".join(lines))
+
+
 def command_simulate(args: argparse.Namespace) -> None:
     strategies = parse_strategies(args.strategy, args.players)
-    values = load_values(args) if any(s.name == "optimal" for s in strategies) else None
-    bar = Progress(args.games, "games")
+    rotate = not args.fixed_seats
+    games = args.games
+    if rotate and games % args.players:
+        games += args.players - games % args.players
+        print(f"qwixx: playing {games:,} games (a multiple of {args.players}, so that every "
+              "strategy plays every seat equally often)", file=sys.stderr)
+        if games > MAX_GAMES:
+            raise QwixxError(f"--games: at most {MAX_GAMES:,} with seat rotation for "
+                             f"{args.players} players")
+    values = load_values(args) if any(s.name == "max-score" for s in strategies) else None
+    race = (load_race(args, args.players) if any(s.name == "win" for s in strategies)
+            and args.players > 1 else None)
+    bar = Progress(games, "games")
     try:
-        result = simulate(strategies, args.games, args.seed, values=values,
-                          progress=bar.advance, keep_games=False)
+        result = simulate(strategies, games, args.seed, values=values, race=race,
+                          progress=bar.advance, keep_games=False, rotate=rotate,
+                          lock_after=args.lock_after)
     finally:
         bar.close()
     summary = result.summary()
     rate = summary["games_per_second"]
-    lines = [f"{summary['games']} games, seed {summary['seed']}, "
+    endings = summary["endings"]
+    lines = [f"{summary['games']:,} games, seed {summary['seed']}, lock after "
+             f"{summary['lock_after']}, seats {'rotated' if rotate else 'fixed'}; "
              f"{summary['mean_turns']:.2f} turns on average"
-             + (f", {rate:,.0f} games/s" if rate else "")]
-    lines.append(f"{'seat':>4}  {'strategy':<12} {'mean':>8} {'std':>7} {'min':>5} {'max':>5} "
-                 f"{'win rate':>9}")
+             + (f", {rate:,.0f} games/s" if rate else ""),
+             f"ended by two closed rows {endings['locks']:,}, by a fourth penalty "
+             f"{endings['penalties']:,}"]
+    lines.append(f"{'player':>6}  {'strategy':<12} {'mean':>8} {'std':>7} {'min':>5} {'max':>5} "
+                 f"{'win rate':>9}  95% interval")
     for player in summary["players"]:
-        lines.append(f"{player['seat']:>4}  {player['strategy']:<12} {player['mean']:>8.2f} "
+        low, high = player["win_rate_ci95"]
+        lines.append(f"{player['player']:>6}  {player['strategy']:<12} {player['mean']:>8.2f} "
                      f"{player['std']:>7.2f} {player['min']:>5} {player['max']:>5} "
-                     f"{player['win_rate']:>9.4f}")
+                     f"{player['win_rate']:>9.4f}  {low:.4f}..{high:.4f}")
     emit(args, summary, "\n".join(lines))
+
+
+def command_track(args: argparse.Namespace) -> None:
+    track.command(args, load_advisor(args))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -177,17 +294,23 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, handler: Callable[[argparse.Namespace], None], help_text: str,
-            table: bool = False) -> argparse.ArgumentParser:
+            table: bool = False, lock_rule: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         if table:
-            sub.add_argument("--dir", help="folder of the single-player table "
+            sub.add_argument("--dir", help="folder of the tables "
                              "(default: $QWIXX_TABLE_DIR, else the cache folder; ~ is "
                              "expanded)")
+        if lock_rule:
+            sub.add_argument("--lock-after", type=int, choices=LOCK_RULES, default=MARKS_TO_LOCK,
+                             help="marks a row needs before its last number: 5 (the printed "
+                             "rules, default) or 4 (the variant of the rules summary); each "
+                             "has its own tables")
         sub.set_defaults(handler=handler)
         return sub
 
-    add("probabilities", command_probabilities, "exact dice probabilities for one row")
+    add("probabilities", command_probabilities, "exact dice probabilities for one row (the "
+        "chances of a roll are the same under both lock rules)")
     value = add("value", command_value, "expected final score of optimal single-player play",
                 table=True)
     value.add_argument("--sheet", help="the sheet at the start of a turn (default: empty)")
@@ -196,15 +319,33 @@ def build_parser() -> argparse.ArgumentParser:
     advise.add_argument("--dice", required=True, help="white,white,red,yellow,green,blue")
     advise.add_argument("--passive", action="store_true",
                         help="advise a non-active player (white sum only, no penalty)")
+    advise.add_argument("--opponents", metavar="SHEET;SHEET...",
+                        help="the other players' sheets: rank the options by the estimated "
+                        "chance of winning (the `win` strategy's race model, and measured by "
+                        "rollouts); the opponents in turn order after you")
+    advise.add_argument("--rollouts", type=whole_number("--rollouts", 0, MAX_ROLLOUTS),
+                        default=1000, help="with --opponents: games played on per option to "
+                        "measure its chance, with a standard error (default 1,000; 0: the "
+                        "model's estimate only)")
+    advise.add_argument("--seed", type=whole_number("--seed", 0, 2 ** 64 - 1), default=0,
+                        help="of the rollouts (default 0)")
+    advise.add_argument("--roller", type=whole_number("--roller", 1, MAX_PLAYERS - 1),
+                        default=None, help="with --passive: which opponent rolled (default 1)")
     sim = add("simulate", command_simulate, "games between strategies", table=True)
     sim.add_argument("--players", type=whole_number("--players", 1, MAX_PLAYERS), default=2,
                      help=f"1..{MAX_PLAYERS} (default 2)")
-    sim.add_argument("--strategy", default="optimal",
-                     help="one for all or one per player: optimal, greedy, cautious:K, random")
+    sim.add_argument("--strategy", default="max-score",
+                     help=f"one for all or one per player (default max-score): {STRATEGY_HELP}")
     sim.add_argument("--games", type=whole_number("--games", 1, MAX_GAMES), default=10_000,
                      help=f"1..{MAX_GAMES:,} (default 10,000; memory does not grow with it)")
     sim.add_argument("--seed", type=whole_number("--seed", 0, 2 ** 64 - 1), default=0,
                      help="0..2**64-1 (default 0)")
+    sim.add_argument("--fixed-seats", action="store_true",
+                     help="keep each strategy in its seat (default: rotate the seats game by "
+                     "game, every strategy playing every seat equally often)")
+    tracker = add("track", command_track, "keep the sheets of a game at a real table, with "
+                  "advice for one player", table=True, lock_rule=False)
+    track.add_arguments(tracker)
     return parser
 
 

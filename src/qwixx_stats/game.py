@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Protocol
 
 from .errors import GameError, GameOverError, IllegalMarkError, clip
-from .sheet import COLOURS, Dice, Sheet, check_colour, check_sheet, is_whole, position
+from .sheet import (COLOURS, MARKS_TO_LOCK, Dice, Sheet, check_colour, check_lock_after,
+                    check_sheet, is_whole, position)
 
 SecondMark = Optional[tuple[str, int]]
 Option = tuple[Optional[str], SecondMark]     # (action 1, action 2) of one player
@@ -44,18 +45,20 @@ class Game:
     sheets: list[Sheet] = field(default_factory=list)
     active: int = 0
     history: list[TurnRecord] = field(default_factory=list)
+    lock_after: int = MARKS_TO_LOCK      # the lock rule of every sheet (5, or 4: the variant)
 
     def __post_init__(self) -> None:
+        check_lock_after(self.lock_after)
         if not is_whole(self.players) or not 1 <= self.players <= MAX_PLAYERS:
             raise GameError(f"a game has 1..{MAX_PLAYERS} players, not {clip(self.players)}")
         if not isinstance(self.sheets, (list, tuple)):
             raise GameError(f"sheets must be a list of Sheet, not {clip(self.sheets)}")
         if not self.sheets:
-            self.sheets = [Sheet() for _ in range(self.players)]
+            self.sheets = [Sheet(lock_after=self.lock_after) for _ in range(self.players)]
         if len(self.sheets) != self.players:
             raise GameError(f"one sheet per player: {len(self.sheets)} sheets for "
                             f"{self.players} players")
-        self.sheets = [check_sheet(sheet) for sheet in self.sheets]
+        self.sheets = [check_sheet(sheet, self.lock_after) for sheet in self.sheets]
         if not is_whole(self.active) or not 0 <= self.active < self.players:
             raise GameError(f"active must be a seat 0..{self.players - 1}, not {clip(self.active)}")
         if not isinstance(self.history, list):

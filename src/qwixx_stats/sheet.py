@@ -2,8 +2,9 @@
 
 A sheet lists the numbers marked in each row, its penalties and the rows that are closed (by
 anyone). Red and yellow run 2..12, green and blue 12..2; a row's last number (12 or 2) can be
-marked only after 5 marks in that row, and marking it locks the row: the lock counts as one
-more mark and closes the row. Sheets are immutable; `mark` returns a new sheet.
+marked only after `lock_after` marks in that row (5 by the printed rules, 4 in the variant the
+rules summary's example reads: SPEC `--lock-after`), and marking it locks the row: the lock
+counts as one more mark and closes the row. Sheets are immutable; `mark` returns a new sheet.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ ROW_NUMBERS = {
     "green": tuple(range(12, 1, -1)),
     "blue": tuple(range(12, 1, -1)),
 }
-MARKS_TO_LOCK = 5
+MARKS_TO_LOCK = 5        # the printed rules: the default lock rule
+LOCK_RULES = (5, 4)      # marks needed before a row's last number: the rules and the variant
 MAX_PENALTIES = 4
 PENALTY_POINTS = 5
 
@@ -49,10 +51,21 @@ def position(colour: str, number: int) -> int:
     return number - 2 if colour in ("red", "yellow") else 12 - number
 
 
-def check_sheet(sheet: object) -> "Sheet":
+def check_lock_after(lock_after: object) -> int:
+    if not is_whole(lock_after) or lock_after not in LOCK_RULES:
+        raise SheetError(f"lock_after must be 5 (the printed rules) or 4 (the variant), not "
+                         f"{clip(lock_after)}")
+    return lock_after
+
+
+def check_sheet(sheet: object, lock_after: int | None = None) -> "Sheet":
+    """`sheet` if it is a Sheet (of the lock rule `lock_after`, when given)."""
     if not isinstance(sheet, Sheet):
         raise SheetError(f"expected a Sheet (e.g. Sheet.parse('red:2,3')), not "
                          f"{type(sheet).__name__}")
+    if lock_after is not None and sheet.lock_after != lock_after:
+        raise SheetError(f"this sheet follows the rule 'lock after {sheet.lock_after} marks', "
+                         f"not {lock_after}")
     return sheet
 
 
@@ -61,8 +74,10 @@ class Sheet:
     rows: tuple[tuple[int, ...], ...] = ((), (), (), ())
     penalties: int = 0
     closed: frozenset[str] = field(default_factory=frozenset)
+    lock_after: int = MARKS_TO_LOCK      # marks a row needs before its last number (5 or 4)
 
     def __post_init__(self) -> None:
+        check_lock_after(self.lock_after)
         if not isinstance(self.rows, (tuple, list)) or len(self.rows) != 4:
             raise SheetError("a sheet has exactly 4 rows (a tuple of 4 tuples of numbers)")
         for colour, marks in zip(COLOURS, self.rows):
@@ -85,16 +100,17 @@ class Sheet:
                 raise SheetError(f"{colour} marks {','.join(map(str, marks))} are not in row "
                                  f"order ({ROW_NUMBERS[colour][0]} to {ROW_NUMBERS[colour][-1]})")
             if boxes and boxes[-1] == 10:
-                if len(marks) - 1 < MARKS_TO_LOCK:
+                if len(marks) - 1 < self.lock_after:
                     raise SheetError(f"{colour} is locked with {len(marks) - 1} marks before its "
-                                     f"last number; locking needs {MARKS_TO_LOCK}")
+                                     f"last number; locking needs {self.lock_after}")
                 if colour not in self.closed:
                     raise SheetError(f"{colour} is locked on this sheet, so it must be closed")
 
     # -- notation ------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str) -> "Sheet":
+    def parse(cls, text: str, lock_after: int = MARKS_TO_LOCK) -> "Sheet":
         """Read `red:2,3,5 yellow: green:12,10 blue: penalties:1 closed:red` (any order)."""
+        check_lock_after(lock_after)
         if not isinstance(text, str):
             raise SheetError(f"a sheet is written as text, not {type(text).__name__}")
         rows: dict[str, tuple[int, ...]] = {}
@@ -121,7 +137,7 @@ class Sheet:
                 raise SheetError(f"unknown sheet token {clip(key)}: expected red, yellow, green, "
                                  "blue, penalties or closed")
         return cls(tuple(rows.get(colour, ()) for colour in COLOURS), penalties,
-                   frozenset(closed))
+                   frozenset(closed), lock_after)
 
     def __str__(self) -> str:
         parts = [f"{colour}:{','.join(map(str, marks))}"
@@ -151,7 +167,7 @@ class Sheet:
         marks = self.marks(colour)
         if marks and box <= position(colour, marks[-1]):
             return False
-        return box < 10 or len(marks) >= MARKS_TO_LOCK
+        return box < 10 or len(marks) >= self.lock_after
 
     def legal_marks(self, colour: str) -> tuple[int, ...]:
         return tuple(n for n in ROW_NUMBERS[check_colour(colour)] if self.can_mark(colour, n))
@@ -171,19 +187,19 @@ class Sheet:
         closed = self.closed
         if position(colour, number) == 10:
             closed = closed | {colour}
-        return Sheet(tuple(rows), self.penalties, closed)
+        return Sheet(tuple(rows), self.penalties, closed, self.lock_after)
 
     def add_penalty(self) -> "Sheet":
         if self.penalties >= MAX_PENALTIES:
             raise IllegalMarkError("a sheet holds at most 4 penalties")
-        return Sheet(self.rows, self.penalties + 1, self.closed)
+        return Sheet(self.rows, self.penalties + 1, self.closed, self.lock_after)
 
     def close(self, colours: Iterable[str]) -> "Sheet":
         """The same sheet with more rows closed (by other players' locks)."""
         if not isinstance(colours, (frozenset, set, tuple, list)):
             raise SheetError(f"close takes a set or list of rows, not {clip(colours)}")
         colours = {check_colour(c) for c in colours}
-        return Sheet(self.rows, self.penalties, self.closed | colours)
+        return Sheet(self.rows, self.penalties, self.closed | colours, self.lock_after)
 
     def is_finished(self) -> bool:
         """A fourth penalty or a second closed row ends the game."""

@@ -2,6 +2,13 @@
 batches (a progress bar on a terminal), `simulate_python` the pure-Python reference; the
 same seed gives the same games in both.
 
+Fair tournaments: with `rotate=True` (the default) the strategies change seats every game,
+game n seating the strategy listed at entry e at seat (e + n) mod players, so over a multiple
+of `players` games every strategy plays every seat equally often (the first seat is worth a
+few percent). Results are per entry of the strategy list: mean score, win rate with its 95%
+confidence interval (normal approximation over games; a tie of k at the top counts 1/k), how
+the games ended (two closed rows, or a fourth penalty) and the mean number of turns.
+
 Memory: with `keep_games=True` (the default) every game's scores and turns are kept, 4 bytes
 per player plus 4 a game, so at most MAX_KEPT_GAMES games (10**7: 360 MB with 8 players);
 with `keep_games=False` only running totals are kept (memory independent of the number of
@@ -19,15 +26,21 @@ import numpy.typing as npt
 from . import _simulate
 from .errors import SimulationError, StrategyError, clip
 from .game import MAX_PLAYERS, Game, Player
-from .sheet import is_whole
+from .race import NODES, WEIGHTS, RaceTable
+from .sheet import MARKS_TO_LOCK, check_lock_after, is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
+from .winning import WinPlayer
 
 BATCH = 20_000
 MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
-STRATEGY_HELP = "optimal, greedy, cautious:K (skip at most K boxes, 0..10) or random"
+STRATEGY_HELP = ("win, max-score, greedy, cautious:K (skip at most K boxes, 0..10) or random "
+                 "('optimal' is the former name of max-score)")
+ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
+Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
+ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
 
 __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationResult",
            "Strategy", "StrategyError", "parse_strategies", "simulate", "simulate_python"]
@@ -35,10 +48,12 @@ __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationRes
 
 @dataclass(frozen=True)
 class Strategy:
-    name: str            # optimal, greedy, cautious, random
+    name: str            # win, max-score, greedy, cautious, random ('optimal': max-score)
     limit: int = 0       # cautious: the most boxes one mark may skip
 
     def __post_init__(self) -> None:
+        if isinstance(self.name, str) and self.name in ALIASES:
+            object.__setattr__(self, "name", ALIASES[self.name])
         if not isinstance(self.name, str) or self.name not in _simulate.STRATEGY_CODES:
             raise StrategyError(f"unknown strategy {clip(self.name)}: expected {STRATEGY_HELP}")
         if not is_whole(self.limit) or not 0 <= self.limit <= MAX_LIMIT:
@@ -56,6 +71,7 @@ class Strategy:
             raise StrategyError(f"a strategy is written as text ({STRATEGY_HELP}), not "
                                 f"{type(text).__name__}")
         name, _, argument = text.strip().partition(":")
+        name = ALIASES.get(name, name)
         if name not in _simulate.STRATEGY_CODES:
             raise StrategyError(f"unknown strategy {clip(text)}: expected {STRATEGY_HELP}")
         if name != "cautious":
@@ -80,10 +96,10 @@ def check_players(players: int) -> int:
 
 
 def parse_strategies(text: str, players: int) -> list[Strategy]:
-    """One strategy for everyone, or one per seat: `optimal,greedy,cautious:2,random`."""
+    """One strategy for everyone, or one per player: `win,greedy,cautious:2,random`."""
     check_players(players)
     if not isinstance(text, str):
-        raise StrategyError(f"strategies are written as text like optimal,greedy, not "
+        raise StrategyError(f"strategies are written as text like win,greedy, not "
                             f"{type(text).__name__}")
     parts = text.split(",", MAX_PLAYERS)
     if len(parts) > MAX_PLAYERS:
@@ -128,15 +144,18 @@ def check_seed(seed: int) -> int:
 
 @dataclass
 class Totals:
-    """Running totals of a series of games (exact integer sums; win shares in floats)."""
+    """Running totals of a series of games (exact integer sums; win shares in floats), per
+    entry of the strategy list."""
     players: int
     games: int = 0
     score_sum: list[int] = field(default_factory=list)
     score_squares: list[int] = field(default_factory=list)
     score_min: list[Optional[int]] = field(default_factory=list)
     score_max: list[Optional[int]] = field(default_factory=list)
-    wins: Optional[npt.NDArray[np.float64]] = None     # zeros (players,) when not given
+    wins: Optional[npt.NDArray[np.float64]] = None          # zeros (players,) when not given
+    win_squares: Optional[npt.NDArray[np.float64]] = None   # sums of squared win shares
     turn_sum: int = 0
+    endings: dict[str, int] = field(default_factory=dict)   # ENDINGS -> games
 
     def __post_init__(self) -> None:
         if not self.score_sum:
@@ -146,9 +165,15 @@ class Totals:
             self.score_max = [None] * self.players
         if self.wins is None:
             self.wins = np.zeros(self.players, dtype=np.float64)
+        if self.win_squares is None:
+            self.win_squares = np.zeros(self.players, dtype=np.float64)
+        for name in ENDINGS:
+            self.endings.setdefault(name, 0)
 
-    def add(self, scores: np.ndarray, turns: np.ndarray) -> None:
-        """Add a batch: scores (games, players), turns (games,)."""
+    def add(self, scores: np.ndarray, turns: np.ndarray,
+            endings: Optional[np.ndarray] = None) -> None:
+        """Add a batch: scores (games, players), turns (games,), endings (games,) in the codes
+        of _simulate.ENDINGS (unknown when None)."""
         if scores.shape[0] == 0:
             return
         wide = scores.astype(np.int64)
@@ -162,35 +187,55 @@ class Totals:
             self.score_min[i] = low if least is None else min(least, low)
             self.score_max[i] = high if most is None else max(most, high)
         winners = wide == wide.max(axis=1, keepdims=True)
-        assert self.wins is not None                    # set by __post_init__
-        self.wins += (winners / winners.sum(axis=1, keepdims=True)).sum(axis=0)
+        shares = winners / winners.sum(axis=1, keepdims=True)
+        assert self.wins is not None and self.win_squares is not None   # __post_init__
+        self.wins += shares.sum(axis=0)
+        self.win_squares += (shares * shares).sum(axis=0)
         self.turn_sum += int(turns.astype(np.int64).sum())
+        if endings is not None:
+            for name, code in _simulate.ENDINGS.items():
+                self.endings[name] += int(np.count_nonzero(endings == code))
         self.games += int(scores.shape[0])
 
     @classmethod
-    def of(cls, scores: np.ndarray, turns: np.ndarray) -> "Totals":
+    def of(cls, scores: np.ndarray, turns: np.ndarray,
+           endings: Optional[np.ndarray] = None) -> "Totals":
         scores, turns = np.asarray(scores), np.asarray(turns)
         if scores.ndim != 2 or turns.shape != (scores.shape[0],):
             raise SimulationError("scores must be (games, players) and turns (games,)")
+        if endings is not None and np.asarray(endings).shape != turns.shape:
+            raise SimulationError("endings must be (games,)")
         totals = cls(scores.shape[1])
-        totals.add(scores, turns)
+        totals.add(scores, turns, None if endings is None else np.asarray(endings))
         return totals
+
+
+def win_interval(wins: float, squares: float, games: int) -> tuple[float, float]:
+    """The 95% confidence interval of a win rate from the sum of win shares and of their
+    squares over `games` games (normal approximation), clipped to [0, 1]."""
+    rate = wins / games
+    variance = (squares / games - rate * rate) * games / (games - 1) if games > 1 else 0.0
+    half = Z95 * math.sqrt(max(variance, 0.0) / games)
+    return max(rate - half, 0.0), min(rate + half, 1.0)
 
 
 @dataclass
 class SimulationResult:
     strategies: list[Strategy]
     seed: int
-    scores: Optional[np.ndarray]      # (games, players); None when keep_games=False
+    scores: Optional[np.ndarray]      # (games, players) per entry; None when keep_games=False
     turns: Optional[np.ndarray]       # (games,); None when keep_games=False
     seconds: float = 0.0
     totals: Optional[Totals] = None   # computed from scores and turns when not given
+    rotate: bool = True               # seats rotated (see the module's head comment)
+    lock_after: int = MARKS_TO_LOCK
+    endings: Optional[np.ndarray] = None   # (games,) codes of ENDINGS; None: not kept
 
     def __post_init__(self) -> None:
         if self.totals is None:
             if self.scores is None or self.turns is None:
                 raise SimulationError("a result needs either scores and turns or totals")
-            self.totals = Totals.of(self.scores, self.turns)
+            self.totals = Totals.of(self.scores, self.turns, self.endings)
         if self.totals.games < 1:
             raise SimulationError("a simulation result needs at least one game")
 
@@ -200,110 +245,184 @@ class SimulationResult:
         return self.totals.games
 
     def win_shares(self) -> npt.NDArray[np.float64]:
-        """Per player: games won, a tie among t players counting 1/t each."""
+        """Per entry: games won, a tie among t players counting 1/t each."""
         assert self.totals is not None and self.totals.wins is not None   # __post_init__
         return self.totals.wins.copy()
 
     def summary(self) -> dict[str, Any]:
         totals = self.totals
         assert totals is not None and totals.wins is not None   # set by __post_init__
+        assert totals.win_squares is not None
         games = totals.games
         players = []
-        for seat, strategy in enumerate(self.strategies):
-            total, squares = totals.score_sum[seat], totals.score_squares[seat]
+        for entry, strategy in enumerate(self.strategies):
+            total, squares = totals.score_sum[entry], totals.score_squares[entry]
             spread = (games * squares - total * total) / (games * (games - 1)) if games > 1 else 0
+            low, high = win_interval(float(totals.wins[entry]),
+                                     float(totals.win_squares[entry]), games)
             players.append({
-                "seat": seat + 1,
+                "player": entry + 1,
                 "strategy": str(strategy),
                 "mean": total / games,
                 "std": math.sqrt(max(spread, 0.0)),
-                "min": totals.score_min[seat],
-                "max": totals.score_max[seat],
-                "win_rate": float(totals.wins[seat] / games),
+                "min": totals.score_min[entry],
+                "max": totals.score_max[entry],
+                "win_rate": float(totals.wins[entry] / games),
+                "win_rate_ci95": [low, high],
             })
+        players_count = len(self.strategies)
         return {
             "players": players,
             "games": games,
             "seed": self.seed,
+            "lock_after": self.lock_after,
+            "rotate_seats": self.rotate,
+            "seats_balanced": (not self.rotate) or games % players_count == 0,
             "mean_turns": totals.turn_sum / games,
+            "endings": dict(totals.endings),
             "seconds": self.seconds,
             "games_per_second": games / self.seconds if self.seconds > 0 else None,
         }
 
 
-def _table_for(strategies: list[Strategy], values: Optional[ExpectedValues]) -> np.ndarray:
+@dataclass
+class Tables:
+    """The tables the strategies of a series need (None where no strategy needs one)."""
+    future: Optional[np.ndarray] = None        # single-player table (max-score)
+    race: Optional[RaceTable] = None           # paced table (win)
+
+
+def tables_for(strategies: list[Strategy], lock_after: int,
+               values: Optional[ExpectedValues], race: Optional[RaceTable]) -> Tables:
+    """Check the given tables against the strategies and the lock rule, loading (solving once)
+    the ones that are needed and not given."""
     if values is not None and not isinstance(values, ExpectedValues):
         raise SimulationError(f"values must be an ExpectedValues table, not "
                               f"{type(values).__name__}")
-    if any(s.name == "optimal" for s in strategies):
-        return (values or ExpectedValues.load()).future
-    return np.zeros((1, 4))
+    if race is not None and not isinstance(race, RaceTable):
+        raise SimulationError(f"race must be a RaceTable, not {type(race).__name__}")
+    tables = Tables()
+    if any(s.name == "max-score" for s in strategies):
+        values = values or ExpectedValues.load(lock_after=lock_after)
+        if values.lock_after != lock_after:
+            raise SimulationError(f"the single-player table is for lock after "
+                                  f"{values.lock_after}, the games for {lock_after}")
+        tables.future = values.future
+    if any(s.name == "win" for s in strategies):
+        if len(strategies) < 2:
+            raise StrategyError("win plays against opponents: give at least 2 players (alone, "
+                                "max-score is the best play)")
+        race = race or RaceTable.load(players=len(strategies), lock_after=lock_after)
+        if race.lock_after != lock_after or race.players != len(strategies):
+            raise SimulationError(f"the race table is for {race.players} players and lock "
+                                  f"after {race.lock_after}, the games for {len(strategies)} "
+                                  f"and {lock_after}")
+        tables.race = race
+    return tables
+
+
+def check_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise SimulationError(f"{name} must be True or False, not {clip(value)}")
+    return value
 
 
 def simulate(strategies: list[Strategy], games: int, seed: int, *,
-             values: Optional[ExpectedValues] = None,
+             values: Optional[ExpectedValues] = None, race: Optional[RaceTable] = None,
              progress: Optional[Callable[[int], None]] = None,
-             keep_games: bool = True) -> SimulationResult:
+             keep_games: bool = True, rotate: bool = True,
+             lock_after: int = MARKS_TO_LOCK) -> SimulationResult:
     """Play `games` games (1..MAX_GAMES) with the Cython kernel (both cores); reproducible
     from `seed` (0..2**64-1). keep_games=False keeps running totals only (result.scores and
-    result.turns are then None), so memory does not grow with `games`."""
+    result.turns are then None), so memory does not grow with `games`. `rotate` moves the
+    strategies round the seats game by game; `lock_after` is the lock rule (5 or 4). The
+    tables the strategies need are loaded (solved once) unless given."""
     strategies = check_strategies(strategies)
-    if not isinstance(keep_games, bool):
-        raise SimulationError(f"keep_games must be True or False, not {clip(keep_games)}")
+    check_flag("keep_games", keep_games)
+    check_flag("rotate", rotate)
+    check_lock_after(lock_after)
     check_games(games, len(strategies), keep_games)
     check_seed(seed)
     if progress is not None and not callable(progress):
         raise SimulationError(f"progress must be a function or None, not {clip(progress)}")
-    table = _table_for(strategies, values)
+    tables = tables_for(strategies, lock_after, values, race)
+    future = tables.future if tables.future is not None else np.zeros((1, 4))
+    race_arrays: dict[str, Any] = {}
+    if tables.race is not None:
+        race_arrays = dict(race_mean=tables.race.mean, race_second=tables.race.second,
+                           nodes=NODES, weights=WEIGHTS)
     codes = np.array([_simulate.STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
     rows = games if keep_games else min(games, BATCH)
     scores = np.zeros((rows, len(strategies)), dtype=np.int32)
     turns = np.zeros(rows, dtype=np.int32)
+    endings = np.zeros(rows, dtype=np.int32)
     totals = Totals(len(strategies))
     started = time.perf_counter()
     for first in range(0, games, BATCH):
         count = min(BATCH, games - first)
         at = first if keep_games else 0
-        batch_scores, batch_turns = scores[at:at + count], turns[at:at + count]
-        _simulate.simulate(codes, limits, first, count, seed, table, batch_scores, batch_turns)
-        totals.add(batch_scores, batch_turns)
+        batch = slice(at, at + count)
+        _simulate.simulate(codes, limits, first, count, seed, future, scores[batch],
+                           turns[batch], endings[batch], lock_after=lock_after, rotate=rotate,
+                           **race_arrays)
+        totals.add(scores[batch], turns[batch], endings[batch])
         if progress is not None:
             progress(count)
-    return SimulationResult(strategies, seed, scores if keep_games else None,
-                            turns if keep_games else None, time.perf_counter() - started, totals)
+    kept = keep_games
+    return SimulationResult(strategies, seed, scores if kept else None, turns if kept else None,
+                            time.perf_counter() - started, totals, rotate, lock_after,
+                            endings if kept else None)
+
+
+def seat_of(entry: int, game: int, players: int, rotate: bool) -> int:
+    """The seat of the strategy listed at `entry` in game number `game` of a series."""
+    return (entry + game) % players if rotate else entry
 
 
 def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
-                    values: Optional[ExpectedValues] = None) -> SimulationResult:
-    """The same games as `simulate`, played by game.Game and strategies.py (slow)."""
+                    values: Optional[ExpectedValues] = None, race: Optional[RaceTable] = None,
+                    rotate: bool = True, lock_after: int = MARKS_TO_LOCK) -> SimulationResult:
+    """The same games as `simulate`, played by game.Game and the Python players (slow)."""
     strategies = check_strategies(strategies)
     check_games(games, len(strategies), True)
     check_seed(seed)
-    if values is not None and not isinstance(values, ExpectedValues):
-        raise SimulationError(f"values must be an ExpectedValues table, not "
-                              f"{type(values).__name__}")
-    scores = np.zeros((games, len(strategies)), dtype=np.int32)
+    check_flag("rotate", rotate)
+    check_lock_after(lock_after)
+    tables = tables_for(strategies, lock_after, values, race)
+    players = len(strategies)
+    scores = np.zeros((games, players), dtype=np.int32)
     turns = np.zeros(games, dtype=np.int32)
-    if any(s.name == "optimal" for s in strategies):
-        values = values or ExpectedValues.load()
+    endings = np.zeros(games, dtype=np.int32)
     started = time.perf_counter()
     for index in range(games):
         stream = SplitMix64.for_game(seed, index)
-        players = [_python_player(s, stream, values) for s in strategies]
-        game = Game(len(strategies))
+        game = Game(players, lock_after=lock_after)
+        seats = [seat_of(entry, index, players, rotate) for entry in range(players)]
+        by_seat: list[Optional[Strategy]] = [None] * players
+        for entry, seat in enumerate(seats):
+            by_seat[seat] = strategies[entry]
+        seated = [_python_player(strategy, stream, tables, game, seat)
+                  for seat, strategy in enumerate(by_seat) if strategy is not None]
         while not game.is_over():
-            game.play_turn_with(stream.roll(), players)
-        scores[index] = game.scores()
+            game.play_turn_with(stream.roll(), seated)
+        final = game.scores()
+        scores[index] = [final[seat] for seat in seats]
         turns[index] = len(game.history)
-    return SimulationResult(strategies, seed, scores, turns, time.perf_counter() - started)
+        endings[index] = _simulate.ENDINGS[
+            "penalties" if any(s.penalties >= 4 for s in game.sheets) else "locks"]
+    return SimulationResult(strategies, seed, scores, turns, time.perf_counter() - started,
+                            rotate=rotate, lock_after=lock_after, endings=endings)
 
 
-def _python_player(strategy: Strategy, stream: SplitMix64,
-                   values: Optional[ExpectedValues]) -> Player:
-    if strategy.name == "optimal":
-        assert values is not None                       # simulate_python loads the table
-        return OptimalPlayer(values)
+def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game: Game,
+                   seat: int) -> Player:
+    if strategy.name == "max-score":
+        assert tables.future is not None                # tables_for loads it
+        return OptimalPlayer(ExpectedValues(tables.future, game.lock_after))
+    if strategy.name == "win":
+        assert tables.race is not None                  # tables_for loads it
+        return WinPlayer(tables.race, game, seat)
     if strategy.name == "greedy":
         return GreedyPlayer()
     if strategy.name == "cautious":

@@ -5,8 +5,10 @@ maximises the expected final score.
 0..3 penalties), the expected points still to come under optimal play; the expected final
 score of a sheet is its score plus that. The table is solved by the Cython kernel
 (`_solitaire.solve`, a few seconds on two cores) and kept in a file so later calls load it.
+Each lock rule (`lock_after` 5 or 4) has its own table.
 
-The file is a `solverkit.arrayfile` (checksummed header, atomic write) of float64 values.
+The file is a `solverkit.arrayfile` (checksummed header, atomic write) of float64 values; its
+magic names the lock rule, so a table is never read for the other rule.
 """
 from __future__ import annotations
 
@@ -22,15 +24,25 @@ from solverkit.arrayfile import read_array, write_array
 from . import _rows, _solitaire
 from .errors import TableError, clip, cut_path
 from .game import Option, SecondMark, active_options, apply_option
-from .sheet import COLOURS, Dice, Sheet, check_sheet, position
+from .sheet import MARKS_TO_LOCK, COLOURS, Dice, Sheet, check_lock_after, check_sheet, position
 
 ROW_STATES = 57
 CLOSED = 56
 SHEET_STATES = 1367031
 PENALTY_STATES = 4
-MAGIC = b"QWIXXEV\0"
-VERSION = 2
-TABLE_NAME = f"qwixx-solitaire-v{VERSION}.qev"
+VERSION = 3
+
+
+def magic(lock_after: int = MARKS_TO_LOCK) -> bytes:
+    """The file magic of the single-player table of a lock rule."""
+    return b"QWIXSOL" + str(check_lock_after(lock_after)).encode()
+
+
+def table_name(lock_after: int = MARKS_TO_LOCK) -> str:
+    return f"qwixx-solitaire-lock{check_lock_after(lock_after)}-v{VERSION}.qev"
+
+
+TABLE_NAME = table_name()          # the table of the printed rules
 
 
 def default_directory() -> Path:
@@ -68,9 +80,9 @@ def table_directory(directory: Path | str | None = None) -> Path:
     return _expand(text, "table folder ")
 
 
-def table_path(directory: Path | str | None = None) -> Path:
-    """Where `ExpectedValues.load(directory)` keeps the table."""
-    return table_directory(directory) / TABLE_NAME
+def table_path(directory: Path | str | None = None, lock_after: int = MARKS_TO_LOCK) -> Path:
+    """Where `ExpectedValues.load(directory, lock_after=...)` keeps the table."""
+    return table_directory(directory) / table_name(lock_after)
 
 
 def check_writable_directory(directory: Path) -> Path:
@@ -90,6 +102,20 @@ def check_writable_directory(directory: Path) -> Path:
         raise TableError(f"cannot write in the table folder {cut_path(directory)}: "
                          f"{error.strerror or error}") from None
     return directory
+
+
+def check_table_array(table: object) -> np.ndarray:
+    if not isinstance(table, np.ndarray) or table.dtype != np.float64:
+        raise TableError(f"a table is a float64 numpy array, not {type(table).__name__}")
+    if table.shape != (SHEET_STATES, PENALTY_STATES):
+        raise TableError(f"a table has shape {(SHEET_STATES, PENALTY_STATES)}")
+    return table
+
+
+def sheet_state(sheet: Sheet) -> tuple[int, int]:
+    """The (sheet state, penalties) entry of a sheet that is not finished, in every table."""
+    rows = [row_state(sheet, colour) for colour in COLOURS]
+    return _rows.sheet_index(*rows), sheet.penalties
 
 
 def row_state(sheet: Sheet, colour: str) -> int:
@@ -125,59 +151,73 @@ def states_to_solve() -> int:
     return len(solve_order()[0])
 
 
-def solve_table(progress: Optional[Callable[[int], None]] = None) -> np.ndarray:
+def solve_table(progress: Optional[Callable[[int], None]] = None, *,
+                lock_after: int = MARKS_TO_LOCK) -> np.ndarray:
     """Solve every state: an array (SHEET_STATES, 4) of expected future points."""
+    check_lock_after(lock_after)
     packed, level_starts = solve_order()
     future = np.zeros((SHEET_STATES, PENALTY_STATES), dtype=np.float64)
-    _solitaire.solve(future, packed, level_starts, progress)
+    _solitaire.solve(future, packed, level_starts, progress, lock_after=lock_after)
     return future
 
 
-def write_table(path: Path, future: np.ndarray) -> Path:
-    return write_array(path, MAGIC, VERSION, future.astype(np.float64))
+def write_table(path: Path, future: np.ndarray, lock_after: int = MARKS_TO_LOCK) -> Path:
+    return write_array(path, magic(lock_after), VERSION, future.astype(np.float64))
 
 
-def read_table(path: Path) -> np.ndarray:
-    future = read_array(path, MAGIC, VERSION, TableError)
-    if future.shape != (SHEET_STATES, PENALTY_STATES):
-        raise TableError(f"{path}: a table of shape {future.shape}, expected "
-                         f"{(SHEET_STATES, PENALTY_STATES)}")
-    return future
+def read_table(path: Path, lock_after: int = MARKS_TO_LOCK,
+               shape: tuple[int, ...] = (SHEET_STATES, PENALTY_STATES),
+               file_magic: bytes | None = None, version: int = VERSION) -> np.ndarray:
+    """The array of a table file, once its magic (which names the lock rule), version, shape
+    and checksums are right."""
+    array = read_array(path, file_magic or magic(lock_after), version, TableError)
+    if array.shape != shape:
+        raise TableError(f"{path}: a table of shape {array.shape}, expected {shape}")
+    return array
+
+
+def load_or_solve(directory: Path | str | None, name: str, solve: Callable[[], np.ndarray],
+                  write: Callable[[Path, np.ndarray], Path], read: Callable[[Path], np.ndarray],
+                  build: bool) -> np.ndarray:
+    """The table `name` in `directory`, solved and written first when missing and `build`."""
+    if not isinstance(build, bool):
+        raise TableError(f"build must be True or False, not {clip(build)}")
+    folder = table_directory(directory)
+    path = folder / name
+    if not path.exists() and build:
+        check_writable_directory(folder)
+        write(path, solve())
+    return read(path)
 
 
 class ExpectedValues:
     """Values of the optimal single-player strategy, with the best decisions for a roll."""
 
-    def __init__(self, future: np.ndarray):
-        if not isinstance(future, np.ndarray) or future.dtype != np.float64:
-            raise TableError(f"a table is a float64 numpy array, not {type(future).__name__}")
-        if future.shape != (SHEET_STATES, PENALTY_STATES):
-            raise TableError(f"a table has shape {(SHEET_STATES, PENALTY_STATES)}")
+    def __init__(self, future: np.ndarray, lock_after: int = MARKS_TO_LOCK):
+        check_table_array(future)
         self.future = future
+        self.lock_after = check_lock_after(lock_after)
 
     @classmethod
     def load(cls, directory: Path | str | None = None, *, build: bool = True,
-             progress: Optional[Callable[[int], None]] = None) -> "ExpectedValues":
-        """Load the table from `directory` (default: `default_directory()`), solving and
-        saving it first if it is not there and `build` is true."""
+             progress: Optional[Callable[[int], None]] = None,
+             lock_after: int = MARKS_TO_LOCK) -> "ExpectedValues":
+        """Load the table of the lock rule `lock_after` from `directory` (default:
+        `default_directory()`), solving and saving it first if it is not there and `build` is
+        true."""
         if progress is not None and not callable(progress):
             raise TableError(f"progress must be a function or None, not {clip(progress)}")
-        folder = table_directory(directory)
-        path = folder / TABLE_NAME
-        if not isinstance(build, bool):
-            raise TableError(f"build must be True or False, not {clip(build)}")
-        if not path.exists() and build:
-            check_writable_directory(folder)
-            write_table(path, solve_table(progress))
-        return cls(read_table(path))
+        check_lock_after(lock_after)
+        future = load_or_solve(directory, table_name(lock_after),
+                               lambda: solve_table(progress, lock_after=lock_after),
+                               lambda path, table: write_table(path, table, lock_after),
+                               lambda path: read_table(path, lock_after), build)
+        return cls(future, lock_after)
 
     def future_points(self, sheet: Sheet) -> float:
         """Expected points still to come from `sheet` at the start of a turn."""
-        check_sheet(sheet)
-        if sheet.is_finished():
-            return 0.0
-        rows = [row_state(sheet, colour) for colour in COLOURS]
-        return float(self.future[_rows.sheet_index(*rows), sheet.penalties])
+        check_sheet(sheet, self.lock_after)
+        return float(self.future[sheet_state(sheet)]) if not sheet.is_finished() else 0.0
 
     def value(self, sheet: Sheet) -> float:
         """The expected final score from `sheet` at the start of a turn."""
@@ -186,7 +226,7 @@ class ExpectedValues:
     def active_options(self, sheet: Sheet, dice: Dice) -> list[tuple[Option, float]]:
         """Every option of the active player for this roll with its expected final score,
         best first (ties keep the order of `game.active_options`)."""
-        sheet, dice = check_sheet(sheet), Dice.parse(dice)
+        sheet, dice = check_sheet(sheet, self.lock_after), Dice.parse(dice)
         scored = [(option, self.value(apply_option(sheet, dice, option)))
                   for option in active_options(sheet, dice)]
         return sorted(scored, key=lambda item: -item[1])
@@ -194,7 +234,7 @@ class ExpectedValues:
     def passive_options(self, sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], float]]:
         """Action 1 choices of a non-active player (no penalty), valued as the sheet at the
         start of a turn."""
-        sheet, dice = check_sheet(sheet), Dice.parse(dice)
+        sheet, dice = check_sheet(sheet, self.lock_after), Dice.parse(dice)
         total = dice.white_sum
         choices: list[tuple[Optional[str], float]] = [(None, self.value(sheet))]
         for colour in COLOURS:

@@ -1,0 +1,363 @@
+"""The `win` strategy: every choice by its effect on the chance of finishing first.
+
+Method. A choice (the active player's marks or penalty, a non-active player's white-sum mark or
+nothing) is rated on the sheets of every player as they stand right after it:
+- if the choice ends the game (a second closed row, a fourth penalty), its chance is exact: 1
+  for the top score, 1/k for a tie of k at the top, 0 otherwise. So `win` ends a game it leads
+  (it locks, or takes the fourth penalty when that still leaves it ahead) and never locks, nor
+  takes a penalty, into a loss;
+- otherwise each player's final score is estimated as a normal variable whose mean and variance
+  come from the exact paced table of race.py (expected final score and second moment of the
+  points still to come, for a player active one turn in N in a game that the others may end),
+  and the chance of ending above every opponent follows (race.win_chance, _race.pxd). A choice
+  that closes a row also changes the opponents' outlooks (they lose that row), which is how
+  blocking a row an opponent needs shows up, and racing: a player ahead prefers the narrow,
+  sure outcome, a player behind the wide one.
+The choice with the highest chance is played; chances within 1e-12 of each other (a game won
+or lost whatever happens) go to the higher expected score; then to the first in the order of
+game.active_options. The active player plans both actions at once, then decides action 2
+again once action 1 is resolved for everyone (others' locks may have closed a row).
+
+The estimate is a model, not a proof: it takes the players as independent and the game's
+length as a fixed hazard, so `win` is measured (benchmarks/qwixx_win.py) against the other
+strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active, win_passive,
+win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+
+from . import _simulate
+from .errors import GameError, clip
+from .game import Game, Option, Player, SecondMark, active_options, apply_option
+from .race import NODES, SAME_CHANCE, WEIGHTS, RaceTable, win_chance
+from .sheet import COLOURS, Dice, Sheet, check_sheet, is_whole, position
+
+MAX_ROLLOUTS = 10 ** 7
+
+if TYPE_CHECKING:
+    from .solitaire import ExpectedValues
+
+
+def _final_share(mine: Sheet, others: Sequence[Sheet]) -> float:
+    """The exact share of a game that is over: 1, 1/k for a tie of k at the top, or 0."""
+    own = mine.score()
+    level = 1
+    for sheet in others:
+        if sheet.score() > own:
+            return 0.0
+        if sheet.score() == own:
+            level += 1
+    return 1.0 / level
+
+
+def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[float, float]:
+    """(chance of winning, expected final score) of the player whose sheet is `mine`, against
+    sheets `others`, all with the closed rows of `mine` (a choice that locks closes the row
+    for everyone)."""
+    closed = mine.closed
+    others = [sheet.close(closed) for sheet in others]
+    own = race.outlook(mine)
+    if mine.penalties >= 4 or len(closed) >= 2:
+        return _final_share(mine, others), own.mean
+    return win_chance(own, [race.outlook(sheet) for sheet in others]), own.mean
+
+
+def _better(chance: float, mean: float, best: tuple[float, float]) -> bool:
+    """_simulate.pyx better(): a higher chance; at the same chance a higher expected score."""
+    if chance > best[0] + SAME_CHANCE:
+        return True
+    return chance >= best[0] - SAME_CHANCE and mean > best[1]
+
+
+@dataclass(frozen=True)
+class RatedOption:
+    option: Option               # (action 1, action 2); a non-active player has no action 2
+    win_chance: float            # the race estimate of finishing first
+    expected_score: float        # of this player, in the race model
+
+
+def _others(sheets: Sequence[Sheet], seat: int) -> list[Sheet]:
+    return [sheet for i, sheet in enumerate(sheets) if i != seat]
+
+
+def check_table(sheets: object, seat: object, race: RaceTable) -> tuple[list[Sheet], int]:
+    if not isinstance(race, RaceTable):
+        raise GameError(f"the win strategy needs a RaceTable, not {type(race).__name__}")
+    if not isinstance(sheets, (list, tuple)) or len(sheets) != race.players:
+        raise GameError(f"one sheet per player ({race.players}, the race table's players), not "
+                        f"{clip(sheets)}")
+    checked = [check_sheet(sheet, race.lock_after) for sheet in sheets]
+    if not is_whole(seat) or not 0 <= seat < len(checked):
+        raise GameError(f"seat must be 0..{len(checked) - 1}, not {clip(seat)}")
+    closed = frozenset().union(*(sheet.closed for sheet in checked))
+    return [sheet.close(closed) for sheet in checked], seat
+
+
+def rate_active(race: RaceTable, sheets: Sequence[Sheet], seat: int,
+                dice: Dice | str) -> list[RatedOption]:
+    """Every (action 1, action 2) plan of the active player at `seat`, rated, in the order of
+    game.active_options."""
+    table, seat = check_table(sheets, seat, race)
+    dice = Dice.parse(dice)
+    mine, others = table[seat], _others(table, seat)
+    return [RatedOption(option, *win_value(race, apply_option(mine, dice, option), others))
+            for option in active_options(mine, dice)]
+
+
+def rate_passive(race: RaceTable, sheets: Sequence[Sheet], seat: int,
+                 dice: Dice | str) -> list[RatedOption]:
+    """A non-active player's action 1 (nothing, then each row that takes the white sum)."""
+    table, seat = check_table(sheets, seat, race)
+    dice = Dice.parse(dice)
+    mine, others = table[seat], _others(table, seat)
+    rated = [RatedOption((None, None), *win_value(race, mine, others))]
+    for colour in COLOURS:
+        if mine.can_mark(colour, dice.white_sum):
+            rated.append(RatedOption((colour, None),
+                                     *win_value(race, mine.mark(colour, dice.white_sum), others)))
+    return rated
+
+
+def rate_second(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                marked_first: bool) -> list[RatedOption]:
+    """The active player's action 2 once action 1 is resolved (None first: a penalty when
+    action 1 marked nothing)."""
+    table, seat = check_table(sheets, seat, race)
+    dice = Dice.parse(dice)
+    mine, others = table[seat], _others(table, seat)
+    rated = [RatedOption((None, None), *win_value(
+        race, mine if marked_first else mine.add_penalty(), others))]
+    for colour in COLOURS:
+        for number in dict.fromkeys(dice.colour_sums(colour)):
+            if mine.can_mark(colour, number):
+                rated.append(RatedOption((None, (colour, number)),
+                                         *win_value(race, mine.mark(colour, number), others)))
+    return rated
+
+
+def best(rated: Sequence[RatedOption]) -> RatedOption:
+    """The choice `win` plays: the first best by (chance, then expected score)."""
+    chosen = rated[0]
+    for item in rated[1:]:
+        if _better(item.win_chance, item.expected_score,
+                   (chosen.win_chance, chosen.expected_score)):
+            chosen = item
+    return chosen
+
+
+def ranked(rated: Sequence[RatedOption]) -> list[RatedOption]:
+    """Best first, as `best` orders them (ties keep their order)."""
+    remaining = list(rated)
+    order = []
+    while remaining:
+        top = best(remaining)
+        order.append(top)
+        remaining.remove(top)
+    return order
+
+
+class WinPlayer:
+    """Plays `win` at one seat of a game (a `game.Player` that reads the other sheets from the
+    game it sits in)."""
+    name = "win"
+
+    def __init__(self, race: RaceTable, game: Game, seat: int):
+        if not isinstance(game, Game):
+            raise GameError(f"a win player sits in a Game, not {type(game).__name__}")
+        if game.players != getattr(race, "players", None):
+            raise GameError(f"a race table of {getattr(race, 'players', '?')} players for a "
+                            f"game of {game.players}")
+        check_table(game.sheets, seat, race)
+        self.race, self.game, self.seat = race, game, seat
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if active:
+            return best(rate_active(self.race, self.game.sheets, self.seat, dice)).option[0]
+        return best(rate_passive(self.race, self.game.sheets, self.seat, dice)).option[0]
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        return best(rate_second(self.race, self.game.sheets, self.seat, dice,
+                                marked_first)).option[1]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One choice with what it is worth: ranked by `win_chance` (best first)."""
+    option: Option               # (action 1 row or None, (row, number) or None)
+    win_chance: float            # race estimate of finishing first
+    race_expected_score: float   # this player's expected final score in the race model
+    expected_score: float        # the single-player optimum's expected final score
+
+
+class Advisor:
+    """Advice for one seat of a game: every legal choice, best first, with the estimated
+    chance of winning beside the expected score (what `qwixx advise --opponents` and
+    `qwixx track` show)."""
+
+    def __init__(self, race: RaceTable, values: "ExpectedValues"):
+        from .solitaire import ExpectedValues
+        if not isinstance(race, RaceTable) or not isinstance(values, ExpectedValues):
+            raise GameError("an Advisor needs a RaceTable and an ExpectedValues table")
+        if race.lock_after != values.lock_after:
+            raise GameError(f"the race table is for lock after {race.lock_after}, the "
+                            f"single-player table for {values.lock_after}")
+        self.race, self.values = race, values
+
+    def _advice(self, rated: Sequence[RatedOption], after: Sequence[Sheet]) -> list[Advice]:
+        worth = {item.option: self.values.value(sheet) for item, sheet in zip(rated, after)}
+        return [Advice(item.option, item.win_chance, item.expected_score, worth[item.option])
+                for item in ranked(rated)]
+
+    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
+        """The active player's plans (action 1 and action 2 together)."""
+        rated = rate_active(self.race, sheets, seat, dice)
+        table, _ = check_table(sheets, seat, self.race)
+        dice = Dice.parse(dice)
+        return self._advice(rated, [apply_option(table[seat], dice, r.option) for r in rated])
+
+    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
+        """A non-active player's action 1."""
+        rated = rate_passive(self.race, sheets, seat, dice)
+        table, _ = check_table(sheets, seat, self.race)
+        total = Dice.parse(dice).white_sum
+        mine = table[seat]
+        return self._advice(rated, [mine if r.option[0] is None else mine.mark(r.option[0], total)
+                                    for r in rated])
+
+    def measured(self, advice: Sequence[Advice], sheets: Sequence[Sheet], seat: int,
+                 dice: Dice | str, active: int, rollouts: int,
+                 seed: int = 0) -> list[tuple[Advice, Estimate]]:
+        """Each choice's chance measured by rollouts (`rollout_chance`), best measured first
+        (ties keep the order of `advice`)."""
+        measured = [(item, rollout_chance(self.race, sheets, seat, dice, active, item.option,
+                                          rollouts, seed)) for item in advice]
+        return sorted(measured, key=lambda pair: -pair[1].chance)
+
+    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+               marked_first: bool) -> list[Advice]:
+        """The active player's action 2, once action 1 is resolved for everyone."""
+        rated = rate_second(self.race, sheets, seat, dice, marked_first)
+        table, _ = check_table(sheets, seat, self.race)
+        mine = table[seat]
+        after = [mine.mark(*r.option[1]) if r.option[1] is not None
+                 else (mine if marked_first else mine.add_penalty()) for r in rated]
+        return self._advice(rated, after)
+
+
+# -- rollouts: the race estimate checked by playing the game on --------------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """A chance of winning measured by playing the game on `rollouts` times."""
+    chance: float
+    standard_error: float
+    rollouts: int
+
+
+def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                   np.ndarray]:
+    """The kernel's view of the sheets: last box, marked numbers and locked flag per row
+    (players x 4), and the penalties."""
+    last = np.full((len(sheets), 4), -1, dtype=np.intc)
+    marks = np.zeros((len(sheets), 4), dtype=np.intc)
+    locked = np.zeros((len(sheets), 4), dtype=np.intc)
+    for i, sheet in enumerate(sheets):
+        for row, colour in enumerate(COLOURS):
+            numbers = sheet.marks(colour)
+            if numbers:
+                last[i, row] = position(colour, numbers[-1])
+                marks[i, row] = len(numbers)
+                locked[i, row] = sheet.is_locked(colour)
+    penalties = np.array([sheet.penalties for sheet in sheets], dtype=np.intc)
+    return last, marks, locked, penalties
+
+
+def check_rollouts(rollouts: object, seed: object) -> None:
+    if not is_whole(rollouts) or not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise GameError(f"rollouts must be 1..{MAX_ROLLOUTS:,}, not {clip(rollouts)}")
+    if not is_whole(seed) or not 0 <= seed < 2 ** 64:
+        raise GameError(f"seed must be a whole number 0 .. 2**64-1, not {clip(seed)}")
+
+
+def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                   active: int, option: Option, rollouts: int, seed: int = 0) -> Estimate:
+    """The chance that the player at `seat` wins when it plays `option` on this roll of the
+    player `active` (its action 2 only if it is the active one and the mark is still legal
+    once action 1 is resolved), everyone playing `win` from then on: the mean share over
+    `rollouts` games played on by the kernel, with its standard error. The same seed gives
+    every option the same rolls (common random numbers: differences between options are
+    measured more precisely than each chance)."""
+    table, seat = check_table(sheets, seat, race)
+    if not is_whole(active) or not 0 <= active < len(table):
+        raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
+    check_rollouts(rollouts, seed)
+    dice = Dice.parse(dice)
+    first, second = option
+    if seat != active and second is not None:
+        raise GameError("only the active player has an action 2")
+    if first is not None and not table[seat].can_mark(first, dice.white_sum):
+        raise GameError(f"the white sum {dice.white_sum} cannot be marked in {first}")
+    row, box = -1, 0
+    if second is not None:
+        colour, number = second
+        if number not in dice.colour_sums(colour):
+            raise GameError(f"{number} is not a white die plus the {colour} die")
+        row, box = COLOURS.index(colour), position(colour, number)
+    closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in table[seat].closed)
+    codes = np.full(len(table), _simulate.STRATEGY_CODES["win"], dtype=np.intc)
+    shares = np.zeros(rollouts, dtype=np.float64)
+    last, marks, locked, penalties = sheet_arrays(table)
+    _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
+                       race.lock_after, last, marks, locked, penalties, closed, active,
+                       np.array(dice, dtype=np.intc), seat,
+                       -1 if first is None else COLOURS.index(first), row, box, seed, shares,
+                       race_mean=race.mean, race_second=race.second, nodes=NODES,
+                       weights=WEIGHTS)
+    spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
+    return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
+
+
+class _PlannedPlayer:
+    """The rollouts' twin: plays a fixed option this turn, then `win`."""
+
+    def __init__(self, player: WinPlayer, option: Option):
+        self.player, self.option, self.planned = player, option, True
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if self.planned:
+            return self.option[0]
+        return self.player.first_action(sheet, dice, active)
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        planned, self.planned = self.planned, False
+        second = self.option[1]
+        if planned and (second is None or sheet.can_mark(*second)):
+            return second
+        return self.player.second_action(sheet, dice, marked_first)
+
+
+def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
+                          dice: Dice | str, active: int, option: Option, rollouts: int,
+                          seed: int = 0) -> list[float]:
+    """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
+    from .strategies import SplitMix64
+    table, seat = check_table(sheets, seat, race)
+    dice = Dice.parse(dice)
+    shares = []
+    for index in range(rollouts):
+        stream = SplitMix64.for_game(seed, index)
+        game = Game(len(table), list(table), active, lock_after=race.lock_after)
+        players: list[Player] = [WinPlayer(race, game, i) for i in range(len(table))]
+        planned = _PlannedPlayer(WinPlayer(race, game, seat), option)
+        players[seat] = planned
+        game.play_turn_with(dice, players)
+        planned.planned = False
+        while not game.is_over():
+            game.play_turn_with(stream.roll(), players)
+        shares.append(_final_share(game.sheets[seat], _others(game.sheets, seat)))
+    return shares
