@@ -123,6 +123,23 @@ cdef inline double option_moment(double gain, double continued_mean,
     return gain * gain + 2.0 * gain * continued_mean + continued_moment
 
 
+cdef inline double with_passive_turns(double a, double q, double active, double u,
+                                      const double* best, const double* marked,
+                                      const double* probability) noexcept nogil:
+    """X solving X = a active + (1 - a) sum_w P(w) (q X if w is kept, marked[w] otherwise),
+    where the white sums kept (not worth marking) are those with q u >= best[w]: with
+    marked = best, one Newton step of U from u; with marked = the marks' second moments and
+    u = U, the second moment M."""
+    cdef double kept = 0.0, marking = 0.0
+    cdef int total
+    for total in range(WHITE_SUMS):
+        if q * u >= best[total]:
+            kept += probability[total]
+        else:
+            marking += probability[total] * marked[total]
+    return (a * active + (1.0 - a) * marking) / (1.0 - (1.0 - a) * q * kept)
+
+
 cdef void solve_state(double* future, double* second, const int* rows,
                       const Model* model) noexcept nogil:
     """Set future[state_index(rows), 0..3] (and second[...] when model.moments) from the values
@@ -153,7 +170,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
     cdef int first_actions[ROWS], first_count
     cdef double pair_probability, value, floor, floor_moment, candidate, candidate_moment
     cdef double expected, expected_moment, moment, mean_after, moment_after
-    cdef double stay_share, marked_sum, marked_moment, u, previous
+    cdef double u, previous
     cdef bint ends_game
 
     for r in range(ROWS):
@@ -280,31 +297,16 @@ cdef void solve_state(double* future, double* second, const int* rows,
         # Not active with chance 1 - a: mark the white sum, or keep the state (q U). Newton
         # steps: fix the sums not worth marking (stay), solve the linear equation, repeat.
         u = a * expected
-        previous = INFINITY
         for step in range(NEWTON_STEPS):
-            stay_share = 0.0
-            marked_sum = 0.0
-            for total in range(WHITE_SUMS):
-                if q * u >= white_best[total]:
-                    stay_share += white_probability[total]
-                else:
-                    marked_sum += white_probability[total] * white_best[total]
             previous = u
-            u = (a * expected + (1.0 - a) * marked_sum) / (1.0 - (1.0 - a) * q * stay_share)
+            u = with_passive_turns(a, q, expected, previous, white_best, white_best,
+                                   white_probability)
             if u == previous:
                 break
         future[here * MAX_PENALTIES + p] = u
         if model.moments:
-            stay_share = 0.0
-            marked_moment = 0.0
-            for total in range(WHITE_SUMS):
-                if q * u >= white_best[total]:
-                    stay_share += white_probability[total]
-                else:
-                    marked_moment += white_probability[total] * white_best_moment[total]
-            second[here * MAX_PENALTIES + p] = (
-                (a * expected_moment + (1.0 - a) * marked_moment)
-                / (1.0 - (1.0 - a) * q * stay_share))
+            second[here * MAX_PENALTIES + p] = with_passive_turns(
+                a, q, expected_moment, u, white_best, white_best_moment, white_probability)
 
 
 def solve(double[:, ::1] future, int[::1] packed_rows, long[::1] level_starts, progress=None,

@@ -22,6 +22,7 @@ from . import probabilities
 from solverkit.messages import SHOWN as CLIP, silence_stdout
 
 from . import track
+from .arguments import whole_number
 from .errors import QwixxError, cut, cut_path
 from .game import MAX_PLAYERS, Option
 from .race import RaceTable, race_name
@@ -52,24 +53,6 @@ class Parser(argparse.ArgumentParser):
         if message.startswith(lead):
             message = cut(message, len(lead) + CLIP)
         raise UsageError(message)
-
-
-def whole_number(name: str, low: int, high: int) -> Callable[[str], int]:
-    """An argparse type: a whole number low..high, refused with a message giving the bounds."""
-    def convert(text: str) -> int:
-        stripped = text.strip().replace("_", "")
-        digits = stripped[1:] if stripped[:1] in "+-" else stripped
-        if not (digits.isascii() and digits.isdigit()):
-            raise argparse.ArgumentTypeError(f"must be a whole number {low:,}..{high:,}, "
-                                             f"not {cut(repr(text))}")
-        value = int(stripped) if len(digits) <= 30 else (high + 1 if stripped[0] != "-"
-                                                            else low - 1)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low:,}..{high:,}, not "
-                                             f"{cut(text.strip())}")
-        return value
-    convert.__name__ = name
-    return convert
 
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:

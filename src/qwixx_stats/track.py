@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 from solverkit.arrayfile import write_atomically
 
+from .arguments import whole_number
 from .errors import GameError, QwixxError, clip, cut, cut_path
 from .game import MAX_PLAYERS, Game, Option, SecondMark
 from .sheet import (COLOURS, LOCK_RULES, MARKS_TO_LOCK, MAX_PENALTIES, Dice, Sheet, is_whole,
@@ -133,26 +134,12 @@ class _Quit(Exception):
 
 # -- options ---------------------------------------------------------------------------------
 
-def _whole(name: str, low: int, high: int) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        stripped = text.strip()
-        if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 6:
-            raise argparse.ArgumentTypeError(f"must be a whole number {low}..{high}, not "
-                                             f"{cut(repr(text))}")
-        value = int(stripped)
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low}..{high}, not {value}")
-        return value
-    convert.__name__ = name
-    return convert
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `qwixx track` (the subparser already has --json and --dir)."""
-    parser.add_argument("--players", type=_whole("--players", MIN_PLAYERS, MAX_PLAYERS),
+    parser.add_argument("--players", type=whole_number("--players", MIN_PLAYERS, MAX_PLAYERS),
                         metavar="N", help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} "
                         "(required unless --resume); player 1 rolls first")
-    parser.add_argument("--me", type=_whole("--me", 1, MAX_PLAYERS), metavar="SEAT",
+    parser.add_argument("--me", type=whole_number("--me", 1, MAX_PLAYERS), metavar="SEAT",
                         help="the seat (1-based) that gets advice: the estimated chance of "
                         "winning of each choice (default: no advice)")
     parser.add_argument("--lock-after", type=int, choices=LOCK_RULES, default=None,
