@@ -59,6 +59,11 @@ started = time.perf_counter()
 solve_table()
 result = time.perf_counter() - started
 """,
+    "Qwixx simulate, 2 players greedy vs cautious:2 (games/s)": """
+from qwixx_stats.simulate import parse_strategies, simulate
+result = simulate(parse_strategies("greedy,cautious:2", 2), 400000, 1, keep_games=False)
+result = result.games / result.seconds
+""",
 }
 
 

@@ -450,8 +450,8 @@ ctypedef struct Seats:     # who plays what, seat by seat, and the tables they n
     const RaceModel* race
 
 
-cdef int first_choice(const Seats* seats, const Table* table, int seat, const int* dice,
-                      uint64_t* stream) noexcept nogil:
+cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
+                             const int* dice, uint64_t* stream) noexcept nogil:
     """A player's action 1 (the active one's from its whole plan): a row or NO_ROW."""
     cdef Option plan
     cdef int strategy = seats.strategies[seat]
@@ -468,9 +468,9 @@ cdef int first_choice(const Seats* seats, const Table* table, int seat, const in
                           seats.future, stream)
 
 
-cdef bint play_turn(const Seats* seats, Table* table, const int* dice, uint64_t* stream,
-                    int forced_seat, int forced_first, int forced_second,
-                    int forced_box) noexcept nogil:
+cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
+                           uint64_t* stream, int forced_seat, int forced_first,
+                           int forced_second, int forced_box) noexcept nogil:
     """One turn on `dice`; returns whether the game is over. The player at `forced_seat` (-1:
     nobody) plays `forced_first` in action 1 and, when active, `forced_second` / `forced_box`
     in action 2 if that mark is still legal once action 1 is resolved (its strategy decides

@@ -51,15 +51,28 @@ ctypedef struct Model:
     const RowTables* tables
     double active_share
     double continuation
-    bint moments                  # also solve the second moments
+
+# The kernels are compiled twice: without second moments (the single-player table, as fast as
+# before the race tables existed) and with them; `if Solved is WithMoments` is decided at
+# compile time.
+ctypedef struct MeansOnly:
+    char unused
+
+ctypedef struct WithMoments:
+    char unused
+
+ctypedef fused Solved:
+    MeansOnly
+    WithMoments
 
 
-cdef inline double expected_maximum(double floor, double floor_moment, const double* values,
+cdef inline double expected_maximum(Solved* kind, double floor, double floor_moment,
+                                    const double* values,
                                     const double* moments, const int* open_rows, int open_count,
                                     double* moment) noexcept nogil:
     """E[max(floor, max_k values[k*6 + d_k])] for independent uniform dice d_k, k in open_rows;
     moment[0] gets E[the companion (`moments`, `floor_moment`) of the entry that is the max]
-    (0 when `moments` is NULL: the single-player table needs no second moment).
+    (only WithMoments: the single-player table needs no second moment).
 
     Entries above the floor are sorted per row and merged in increasing order; an entry of row k
     is the maximum with probability prod_{j != k} (entries of row j already passed) / 6^K.
@@ -77,15 +90,19 @@ cdef inline double expected_maximum(double floor, double floor_moment, const dou
         above_count[i] = 0
         for j in range(FACES):
             value = values[row * FACES + j]
-            companion = moments[row * FACES + j] if moments != NULL else 0.0
+            companion = 0.0
+            if Solved is WithMoments:
+                companion = moments[row * FACES + j]
             if value > floor:
                 k = above_count[i]
                 while k > 0 and above[i][k - 1] > value:
                     above[i][k] = above[i][k - 1]
-                    above_moment[i][k] = above_moment[i][k - 1]
+                    if Solved is WithMoments:
+                        above_moment[i][k] = above_moment[i][k - 1]
                     k -= 1
                 above[i][k] = value
-                above_moment[i][k] = companion
+                if Solved is WithMoments:
+                    above_moment[i][k] = companion
                 above_count[i] += 1
         passed[i] = FACES - above_count[i]
         head[i] = 0
@@ -109,7 +126,8 @@ cdef inline double expected_maximum(double floor, double floor_moment, const dou
             if i != best_row:
                 weight *= passed[i]
         result += best * weight
-        second += above_moment[best_row][head[best_row]] * weight
+        if Solved is WithMoments:
+            second += above_moment[best_row][head[best_row]] * weight
         passed[best_row] += 1
         head[best_row] += 1
     moment[0] = second / total_weight
@@ -140,9 +158,9 @@ cdef inline double with_passive_turns(double a, double q, double active, double 
     return (a * active + (1.0 - a) * marking) / (1.0 - (1.0 - a) * q * kept)
 
 
-cdef void solve_state(double* future, double* second, const int* rows,
+cdef void solve_state(Solved* kind, double* future, double* second, const int* rows,
                       const Model* model) noexcept nogil:
-    """Set future[state_index(rows), 0..3] (and second[...] when model.moments) from the values
+    """Set future[state_index(rows), 0..3] (and second[...] WithMoments) from the values
     of the states after it.
 
     single[k][pos][p]: points + q U after one mark at `pos` in row k (-inf when illegal);
@@ -187,7 +205,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
             if new_r < 0:
                 for p in range(MAX_PENALTIES):
                     single[r][pos_r][p] = -INFINITY
-                    if model.moments:
+                    if Solved is WithMoments:
                         single_moment[r][pos_r][p] = 0.0
                 continue
             gain_r = tables.gain[state_r][pos_r]
@@ -197,7 +215,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
             for p in range(MAX_PENALTIES):
                 mean_after = q * future[after_index + p]
                 single[r][pos_r][p] = gain_r + mean_after
-                if model.moments:
+                if Solved is WithMoments:
                     single_moment[r][pos_r][p] = option_moment(
                         gain_r, mean_after, q * second[after_index + p])
             ends_game = new_r == CLOSED and closed_count == 1
@@ -208,7 +226,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
                     if ends_game or new_k < 0:
                         for p in range(MAX_PENALTIES):
                             double_mark[r][pos_r][k][pos_k][p] = -INFINITY
-                            if model.moments:
+                            if Solved is WithMoments:
                                 double_moment[r][pos_r][k][pos_k][p] = 0.0
                         continue
                     gain_k = tables.gain[state_k][pos_k]
@@ -218,7 +236,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
                     for p in range(MAX_PENALTIES):
                         mean_after = q * future[after_index + p]
                         double_mark[r][pos_r][k][pos_k][p] = (gain_r + gain_k + mean_after)
-                        if model.moments:
+                        if Solved is WithMoments:
                             double_moment[r][pos_r][k][pos_k][p] = option_moment(
                                 gain_r + gain_k, mean_after, q * second[after_index + p])
 
@@ -246,7 +264,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
                     r = first_actions[i]
                     if single[r][white_pos[r]][p] > white_best[total - 2]:
                         white_best[total - 2] = single[r][white_pos[r]][p]
-                        if model.moments:
+                        if Solved is WithMoments:
                             white_best_moment[total - 2] = single_moment[r][white_pos[r]][p]
                 # C: a penalty, or action 1 alone
                 floor = -PENALTY_POINTS
@@ -254,14 +272,14 @@ cdef void solve_state(double* future, double* second, const int* rows,
                 if p + 1 < MAX_PENALTIES:
                     mean_after = q * future[here * MAX_PENALTIES + p + 1]
                     floor = floor + mean_after
-                    if model.moments:
+                    if Solved is WithMoments:
                         floor_moment = option_moment(-PENALTY_POINTS, mean_after,
                                                      q * second[here * MAX_PENALTIES + p + 1])
                 for i in range(first_count):
                     r = first_actions[i]
                     if single[r][white_pos[r]][p] > floor:
                         floor = single[r][white_pos[r]][p]
-                        if model.moments:
+                        if Solved is WithMoments:
                             floor_moment = single_moment[r][white_pos[r]][p]
                 # G_k(d): action 2 in row k with die d, after the best action 1 (or none)
                 for j in range(open_count):
@@ -274,24 +292,24 @@ cdef void solve_state(double* future, double* second, const int* rows,
                             candidate = single[k][pos_k][p]
                             if candidate > value:
                                 value = candidate
-                                if model.moments:
+                                if Solved is WithMoments:
                                     moment = single_moment[k][pos_k][p]
                             for i in range(first_count):
                                 r = first_actions[i]
                                 candidate = double_mark[r][white_pos[r]][k][pos_k][p]
                                 if candidate > value:
                                     value = candidate
-                                    if model.moments:
+                                    if Solved is WithMoments:
                                         moment = double_moment[r][white_pos[r]][k][pos_k][p]
                         by_die[k * FACES + d - 1] = value
                         by_die_moment[k * FACES + d - 1] = moment
                 expected += pair_probability * expected_maximum(
-                    floor, floor_moment, by_die, by_die_moment if model.moments else NULL,
-                    open_rows, open_count, &moment)
+                    kind, floor, floor_moment, by_die, by_die_moment, open_rows, open_count,
+                    &moment)
                 expected_moment += pair_probability * moment
         if a == 1.0:
             future[here * MAX_PENALTIES + p] = expected
-            if model.moments:
+            if Solved is WithMoments:
                 second[here * MAX_PENALTIES + p] = expected_moment
             continue
         # Not active with chance 1 - a: mark the white sum, or keep the state (q U). Newton
@@ -304,7 +322,7 @@ cdef void solve_state(double* future, double* second, const int* rows,
             if u == previous:
                 break
         future[here * MAX_PENALTIES + p] = u
-        if model.moments:
+        if Solved is WithMoments:
             second[here * MAX_PENALTIES + p] = with_passive_turns(
                 a, q, expected_moment, u, white_best, white_best_moment, white_probability)
 
@@ -337,23 +355,26 @@ def solve(double[:, ::1] future, int[::1] packed_rows, long[::1] level_starts, p
     model.tables = row_tables(lock_after)
     model.active_share = active_share
     model.continuation = continuation
-    model.moments = moments != NULL
     for level in range(level_starts.shape[0] - 1):
         start = level_starts[level]
         stop = level_starts[level + 1]
         with nogil:
-            for i in prange(start, stop, schedule="dynamic", chunksize=8):
-                _solve_packed(values, moments, packed_rows[i], &model)
+            if moments == NULL:
+                for i in prange(start, stop, schedule="dynamic", chunksize=8):
+                    _solve_packed(<MeansOnly*>NULL, values, moments, packed_rows[i], &model)
+            else:
+                for i in prange(start, stop, schedule="dynamic", chunksize=8):
+                    _solve_packed(<WithMoments*>NULL, values, moments, packed_rows[i], &model)
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
         if progress is not None:
             progress(stop - start)
 
 
-cdef inline void _solve_packed(double* future, double* second, int packed,
+cdef inline void _solve_packed(Solved* kind, double* future, double* second, int packed,
                                const Model* model) noexcept nogil:
     cdef int rows[ROWS]
     rows[0] = (packed >> 18) & 63
     rows[1] = (packed >> 12) & 63
     rows[2] = (packed >> 6) & 63
     rows[3] = packed & 63
-    solve_state(future, second, rows, model)
+    solve_state(kind, future, second, rows, model)
