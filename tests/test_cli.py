@@ -85,3 +85,115 @@ def test_a_corrupt_table_is_named_on_the_command_line(tables, tmp_path, capsys):
     status = main(["tablebase", "probe", "XX./O../... X", "--dir", str(tmp_path)])
     err = capsys.readouterr().err
     assert status == 2 and damaged.name in err and "truncated" in err
+
+
+# -- clocks in `quixo play`, and `quixo match` --------------------------------------------------
+
+class FakeTime:
+    """The human's clock moves only when the test says they thought; the engine, on the same
+    clock, thinks in no time at all (its real time comes from its own small clock)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def play_with_clock(clock_text, typed, size=5):
+    from quixo_solver import Board, Solver
+    from quixo_solver.clock import TimeControl
+    from quixo_solver.play import run
+
+    now = FakeTime()
+    answers = iter(typed)
+    shown = []
+
+    def read(prompt):
+        seconds, text = next(answers)
+        now.now += seconds
+        return text
+    board = Board(size=size)
+    result = run(board, Solver(tt_mib=4), human="X", clock=TimeControl.parse(clock_text),
+                 read=read, write=shown.append, now=now)
+    return result, board, shown
+
+
+def test_play_shows_both_clocks_and_the_humans_runs_while_they_think():
+    result, board, shown = play_with_clock("1s+0.5s", [(0.3, "a1e1"), (0.2, "quit")])
+    assert result == "*" and len(board.move_stack) == 2
+    clocks = [line for line in shown if line.startswith("X ")]
+    assert clocks == ["X 0:01.0 | O 0:01.0",
+                      "X 0:01.2 | O 0:01.0",         # X thought 0.3 s and got 0.5 s
+                      "X 0:01.2 | O 0:01.5"]         # the engine: no time on this clock
+
+
+def test_a_human_whose_clock_runs_out_loses_on_time():
+    result, board, shown = play_with_clock("10s", [(10.5, "a1e1")])
+    assert result == "0-1" and board.move_stack == []    # the flag fell before the move
+    assert "X loses on time: the engine wins" in shown
+    assert "X 0:00.0 | O 0:10.0" in shown
+
+
+def test_undo_gives_the_clocks_back():
+    result, board, shown = play_with_clock("10s", [(4, "a1e1"), (3, "undo"), (1, "quit")])
+    clocks = [line for line in shown if line.startswith("X ")]
+    assert clocks == ["X 0:10.0 | O 0:10.0", "X 0:06.0 | O 0:10.0", "X 0:06.0 | O 0:10.0",
+                      "X 0:10.0 | O 0:10.0"]        # after the undo
+    assert board.move_stack == []
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["play", "--clock", "10x"], "bad clock '10x'"),
+    (["play", "--clock", "1m", "--time", "2"], "not allowed with argument"),
+    (["match", "--engine-a", "weights=1", "--engine-b", "depth=1"],
+     "compiled into the search kernel"),
+    (["match", "--engine-a", "clock=5q", "--engine-b", "depth=1"], "bad clock '5q'"),
+    (["match", "--engine-a", "depth=1"], "--engine-b"),
+    (["match", "--engine-a", "depth=1", "--engine-b", "depth=1", "--opening-plies", "4",
+      "--max-plies", "3"], "more than the opening's 4 plies"),
+    (["match", "--engine-a", "depth=1", "--engine-b", "depth=1", "--pairs", "0"],
+     "game pairs from 1"),
+])
+def test_bad_clocks_and_matches_exit_2_with_one_line(capsys, argv, fragment):
+    try:
+        status = main(argv)
+    except SystemExit as exit:
+        status = exit.code
+    err = capsys.readouterr().err
+    assert status == 2 and fragment in err
+    assert "Traceback" not in err and err.count("\n") == 1
+
+
+def test_match_json_and_its_files(capsys, tmp_path):
+    records = tmp_path / "games.jsonl"
+    argv = ["match", "--engine-a", "depth=2,tables=off", "--engine-b", "depth=1,tables=off",
+            "--size", "4", "--pairs", "2", "--jobs", "1", "--records", str(records), "--json"]
+    status, out, err = run(capsys, *argv)
+    payload = json.loads(out)
+    assert status == 0 and out.count("\n") == 1
+    assert payload["wins"] + payload["draws"] + payload["losses"] == payload["games"] == 4
+    assert payload["engines"]["A"]["setting"] == "depth=2,hash=64,tables=off"
+    assert {"score", "score_interval_95", "elo", "elo_error_95", "losses_on_time", "reasons",
+            "games_per_minute", "variance"} <= set(payload)
+    summary = tmp_path / "games.summary.json"
+    assert json.loads(summary.read_text()) == payload
+    assert len(records.read_text().splitlines()) == 4
+    status, out, err = run(capsys, *argv[:-1])          # again, as text: all already played
+    assert status == 0 and "A: +" in out and "played 0 games now" in out
+    status, out, err = run(capsys, "match", "--engine-a", "depth=3,tables=off", "--engine-b",
+                           "depth=1,tables=off", "--size", "4", "--records", str(records))
+    assert status == 2 and "another match" in err and err.count("\n") == 1
+    status, out, err = run(capsys, *argv[:-1], "--summary", str(records))
+    assert status == 2 and "would overwrite the records file" in err
+
+
+def test_match_with_tables_builds_the_small_board_tables_once_first(capsys, tmp_path):
+    folder = tmp_path / "tables"
+    status, out, err = run(capsys, "match", "--engine-a", "depth=1", "--engine-b",
+                           "depth=1,tables=off", "--size", "3", "--pairs", "1", "--jobs", "1",
+                           "--dir", str(folder), "--records", str(tmp_path / "g.jsonl"),
+                           "--json")
+    assert status == 0 and "built the 3x3 tables" in err
+    assert any(folder.glob("quixo3x3-*.qtb"))
+    assert json.loads(out)["games"] == 2

@@ -69,3 +69,23 @@ def test_play_to_the_end_against_the_3x3_solution():
         return str(rows[-1][0])
     result = run(board, solver, human="O", read=worst, write=lambda line: None)
     assert result == "1-0" and table_value(TeamBoard(size=3)) == ("win", 7)
+
+
+def test_four_players_each_have_a_clock_in_play():
+    from quixo_solver.clock import TimeControl
+
+    now = [0.0]
+    typed = iter([(2.0, "a1d1"), (0.0, "quit")])
+
+    def read(prompt):
+        seconds, text = next(typed)
+        now[0] += seconds
+        return text
+    shown = []
+    board = TeamBoard(size=4)
+    result = run(board, TeamSolver(tt_mib=4), human="X", clock=TimeControl(1.0, 0.0),
+                 read=read, write=shown.append, now=lambda: now[0])
+    # X1 thought 2 s on a 1 s clock: X1 loses on time, and with X1 the team
+    assert result == "0-1" and board.move_stack == []
+    assert "X1 0:01.0 | O1 0:01.0 | X2 0:01.0 | O2 0:01.0" in shown
+    assert "X1 loses on time: the engine wins" in shown

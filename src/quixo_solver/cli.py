@@ -13,6 +13,7 @@ from solverkit.messages import silence_stdout
 
 from . import limits, play
 from . import tablebase as tb
+from .clock import TimeControl
 from ._perft import perft, perft_divide
 from .baseboard import BaseBoard, parse_board
 from .board import Board
@@ -142,7 +143,60 @@ def command_analyze(args: argparse.Namespace) -> None:
 def command_play(args: argparse.Namespace) -> None:
     board = TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
     solver = _solver(board, args)
-    play.run(board, solver, human=args.as_, seconds=args.time or 2.0)
+    play.run(board, solver, human=args.as_, seconds=args.time or 2.0, clock=args.clock)
+
+
+def command_match(args: argparse.Namespace) -> None:
+    from . import match
+
+    settings = match.MatchSettings(args.engine_a, args.engine_b, size=args.size,
+                                   players=args.players, seed=args.seed,
+                                   opening_plies=args.opening_plies, max_plies=args.max_plies)
+    records = Path(args.records).expanduser()
+    summary_file = (Path(args.summary).expanduser() if args.summary
+                    else match.summary_path(records))
+    if summary_file.resolve() == records.resolve():
+        raise QuixoError(f"the summary would overwrite the records file {records}: give "
+                         "--summary another name")
+    directory = _directory(args)
+    if args.players == 2 and any(e.tables for e in settings.engines.values()):
+        # once here, before the workers start: each of them opens the finished tables
+        _ensure_small_board_tables(Board(size=args.size), directory, args)
+    jobs = args.jobs or limits.check_threads(0)
+    stop_after = None if args.stop_after is None else args.stop_after * 60
+    run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
+                          stop_after=stop_after)
+    payload = match.summary(run, settings, args.pairs, jobs, records)
+    payload["summary"] = str(summary_file)
+    match.write_summary(summary_file, payload)
+    _emit(args, payload, _match_lines(payload, records, summary_file))
+
+
+def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> list[str]:
+    engines = payload["engines"]
+    lines = [f"engine A: {engines['A']['setting']}", f"engine B: {engines['B']['setting']}",
+             f"{payload['size']}x{payload['size']}, {payload['players']} players, "
+             f"{payload['pairs']} game pairs ({payload['games']} games) from openings of "
+             f"{payload['opening_plies']} random plies, seed {payload['seed']}, "
+             f"ply limit {payload['max_plies']}"]
+    if payload["score"] is not None:
+        low, high = payload["score_interval_95"]
+        lines.append(f"A: +{payload['wins']} ={payload['draws']} -{payload['losses']}, "
+                     f"score {payload['score']:.4f} (95%: {low:.4f} .. {high:.4f})")
+    if payload["elo"] is not None:
+        lines.append(f"Elo difference (A - B): {payload['elo']:+.1f} +- "
+                     f"{payload['elo_error_95']:.1f} (95%, game-pair variance)")
+    if payload["note"]:
+        lines.append(payload["note"])
+    reasons = ", ".join(f"{reason} {count}" for reason, count in payload["reasons"].items())
+    on_time = payload["losses_on_time"]
+    lines.append(f"games ended by: {reasons}; lost on time: A {on_time['A']}, B {on_time['B']}")
+    rate = payload["games_per_minute"]
+    lines.append(f"played {payload['games_played_now']} games now in "
+                 f"{payload['seconds_now'] / 60:.1f} min"
+                 + ("" if rate is None else f" ({rate:.1f} a minute)")
+                 + f"; records in {records}, summary in {summary_file}")
+    return lines
 
 
 def command_tablebase_build(args: argparse.Namespace) -> None:
@@ -326,6 +380,29 @@ _workers = _whole(1, 100000, "a number of workers")
 _gib = _positive("GiB", lambda value: limits.check_positive("the memory", value, 1e6))
 _rate = _positive("entries per second", lambda value: limits.check_positive(
     "the throughput", value, 1e12))
+_pairs = _whole(1, 1000000, "a number of game pairs")
+_opening_plies = _whole(0, 40, "a number of opening plies")
+_max_plies = _whole(1, 100000, "a ply limit")
+_seed = _whole(0, 2**63 - 1, "a seed")
+_minutes = _positive("minutes", lambda value: limits.check_positive("the time", value, 1e7))
+
+
+def _clock(text: str) -> TimeControl:
+    """An argparse type: a time control such as 10m+5s."""
+    try:
+        return TimeControl.parse(text)
+    except QuixoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _engine_setting(text: str) -> Any:
+    """An argparse type: a match's engine setting such as time=1,hash=16."""
+    from .match import EngineSetting
+
+    try:
+        return EngineSetting.parse(text)
+    except QuixoError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -397,10 +474,51 @@ def build_parser() -> argparse.ArgumentParser:
                    help="4: the team game (you play both players of your team)")
     p.add_argument("--as", dest="as_", choices=("X", "O", "x", "o"), default="X",
                    type=str.upper, help="the side you play (X moves first)")
-    p.add_argument("--time", type=_seconds, default=None,
-                   help="the engine's thinking time per move (default 2 s)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=_seconds, default=None,
+                       help="the engine's thinking time per move (default 2 s)")
+    limit.add_argument("--clock", type=_clock, default=None, metavar="TIME[+INCREMENT]",
+                       help="a game clock for every player, such as 10m+5s, 90s, 1m30s+2s "
+                       "or 300 (seconds): the engine manages its time; whoever runs out "
+                       "loses on time")
     _search_options(p)
     p.set_defaults(handler=command_play)
+
+    p = commands.add_parser(
+        "match", help="play two engine settings against each other",
+        description="Game pairs between engine settings A and B from random openings, each "
+        "opening played once with each colour, on --jobs worker processes; prints the "
+        "wins/draws/losses of A, the score with its 95%% interval and the Elo difference with "
+        "its error (from the variance of the game pairs), and writes the summary as JSON and "
+        "one line per game to the records file. A draw is adjudicated on the third "
+        "repetition of a position and at the ply limit. Running the same match with the same "
+        "records file again resumes it. An engine setting is keys such as "
+        "'time=1' (seconds per move), 'depth=6', 'clock=10s+0.1s', 'hash=64' (MiB), "
+        "'tables=on|off', separated by commas.")
+    p.add_argument("--engine-a", type=_engine_setting, required=True, metavar="SETTING")
+    p.add_argument("--engine-b", type=_engine_setting, required=True, metavar="SETTING")
+    p.add_argument("--pairs", type=_pairs, default=20, help="game pairs (default 20)")
+    p.add_argument("--size", type=_size, default=5)
+    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+                   help="4: the team game (one team is engine A, the other engine B)")
+    p.add_argument("--seed", type=_seed, default=1, help="seed of the openings (default 1)")
+    p.add_argument("--opening-plies", type=_opening_plies, default=4,
+                   help="random plies of each opening (default 4)")
+    p.add_argument("--max-plies", type=_max_plies, default=200,
+                   help="a game that reaches this many plies is a draw (default 200)")
+    p.add_argument("--records", default="quixo-match.jsonl", metavar="FILE",
+                   help="the game records, one JSON line per game (default "
+                   "quixo-match.jsonl); an existing file of the same match is resumed")
+    p.add_argument("--summary", default=None, metavar="FILE",
+                   help="the JSON summary (default: the records file's name with "
+                   ".summary.json)")
+    p.add_argument("--stop-after", type=_minutes, default=None, metavar="MINUTES",
+                   help="start no game after this many minutes (run again to resume)")
+    _common(p, directory=True)
+    p.add_argument("--jobs", type=_threads, default=0,
+                   help="games played at once, one worker process each (default: one per "
+                   "core)")
+    p.set_defaults(handler=command_match)
 
     p = commands.add_parser("tablebase", help="build, inspect and check tablebases")
     tablebase_commands = p.add_subparsers(dest="tablebase_command", metavar="ACTION",
@@ -465,7 +583,9 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
 
 INTERRUPTED: dict[str | None, str] = {
-    "build": "interrupted; the finished classes are kept, run the same command again to resume"}
+    "build": "interrupted; the finished classes are kept, run the same command again to resume",
+    "match": "interrupted; the finished games are kept in the records file, run the same "
+             "command again to resume"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -487,7 +607,8 @@ def main(argv: list[str] | None = None) -> int:
     except VerificationFailed:
         return EXIT_FAILED
     except KeyboardInterrupt:
-        what = INTERRUPTED.get(getattr(args, "tablebase_command", None), "interrupted")
+        what = INTERRUPTED.get(getattr(args, "tablebase_command", None) or args.command,
+                               "interrupted")
         print(f"quixo: {what}", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0

@@ -31,3 +31,12 @@ class DepthError(QuixoError):
 
 class LimitError(QuixoError):
     """A number out of its allowed range (threads, table sizes, times), or not a number."""
+
+
+class ClockError(QuixoError):
+    """A time control that cannot be read (`10m+5s`, `90s`, `300`), or a clock out of range."""
+
+
+class MatchError(QuixoError):
+    """An engine setting or a match that cannot be run as asked (a records file of another
+    match, an unknown setting)."""

@@ -1,10 +1,13 @@
 """A game against the engine in the terminal (``quixo play``)."""
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from .baseboard import BaseBoard
+from .baseboard import OTHER_TEAM, BaseBoard
+from .clock import GameClock, TimeControl
 from .errors import QuixoError
+from .teams.notation import PLAYERS
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -16,7 +19,10 @@ if TYPE_CHECKING:
         kind the solver takes."""
 
         def solve(self, board: Any, depth: int | None = ..., time: float | None = ...,
-                  nodes: int | None = ...) -> SearchResult: ...
+                  nodes: int | None = ..., *, clock: float | None = ...,
+                  increment: float = ...) -> SearchResult: ...
+
+        def prepare(self, size: int) -> None: ...
 
         def analyze(self, board: Any, depth: int | None = ..., time: float | None = ...,
                     nodes: int | None = ...) -> list[tuple[Any, SearchResult]]: ...
@@ -30,22 +36,51 @@ or pass (only with no cube to take).
 Other commands: moves (list the legal moves), undo (take back your last move), help, quit."""
 
 
+def players_of(board: BaseBoard) -> tuple[str, ...]:
+    """The players of a game in turn order, as `board.turn` names them: X, O or X1, O1, X2,
+    O2 (each has a clock of their own)."""
+    return PLAYERS if board.players == 4 else ("X", "O")
+
+
 def run(board: BaseBoard, solver: AnySolver, *, human: str = "X", seconds: float = 2.0,
-        read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> str:
+        clock: TimeControl | None = None, read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+        now: Callable[[], float] = time.monotonic) -> str:
     """Play until the game ends or the player quits; returns the result ('1-0', '0-1' or
-    '*'). `board` is a Board, or a TeamBoard with a TeamSolver (the human plays a team)."""
+    '*'). `board` is a Board, or a TeamBoard with a TeamSolver (the human plays a team).
+
+    The engine thinks `seconds` a move; with `clock` every player has that time control
+    instead: the board shows the clocks, the human's runs while they think (from `now`), the
+    engine manages its own, and a player whose time runs out loses on time. `undo` gives back
+    the clocks of the moves it takes back."""
     help_text = TEAM_HELP if board.players == 4 else HELP
+    clocks = None
+    if clock is not None:
+        solver.prepare(board.size)   # before any clock runs, as engines do before a game
+        clocks = GameClock({player: clock for player in players_of(board)}, now)
     write(help_text)
     while not board.is_game_over():
         write("")
         write(board.render())
+        if clocks is not None:
+            write(clocks.display())
         if board.team != human:
-            result = solver.solve(board, time=seconds)
+            if clocks is None:
+                result = solver.solve(board, time=seconds)
+            else:
+                assert clock is not None
+                clocks.start(board.turn)
+                result = solver.solve(board, clock=clocks.left(board.turn),
+                                      increment=clock.increment)
+                if not clocks.stop():
+                    break
             verdict = "" if result.value == "unknown" else f" (engine: {result.value}" + (
                 f" in {result.plies}" if result.plies is not None else "") + ")"
             write(f"engine plays {result.best_move}{verdict}")
             board.push(result.best_move)
             continue
+        if clocks is not None:
+            clocks.start(board.turn)
         try:
             text = read(f"{board.turn} to move> ").strip().lower()
         except EOFError:
@@ -64,13 +99,29 @@ def run(board: BaseBoard, solver: AnySolver, *, human: str = "X", seconds: float
                 undone += 1
             if undone == 0:
                 write("nothing to undo")
+            elif clocks is not None:
+                clocks.undo(undone)
         elif text:
+            if clocks is not None and clocks.expired(board.turn):
+                clocks.stop()   # the flag fell before the move was made: it does not count
+                break
             try:
                 board.push(text)
             except QuixoError as error:
                 write(f"not played: {error}")
+                continue
+            if clocks is not None and not clocks.stop():
+                board.pop()
+                break
     write("")
     write(board.render())
+    if clocks is not None:
+        write(clocks.display())
+    if clocks is not None and clocks.flagged is not None:
+        on_time = OTHER_TEAM[board.team]   # the flagged player is the one to move
+        write(f"{clocks.flagged} loses on time: " + ("you win" if on_time == human else
+                                                     "the engine wins"))
+        return "1-0" if on_time == "X" else "0-1"
     winner = board.winner()
     write("you win" if winner == human else "the engine wins")
     return board.result()

@@ -8,6 +8,11 @@ moves last), mate scores and the clock (_mate.pxd), the heuristic (_heuristic.px
 Python driver below (`deepen`, `analyze_moves`). Each search keeps only its own move
 generation and evaluation.
 
+Under a clock (``solve(board, clock=seconds_left, increment=...)``) the solver decides how
+long to think (``time_allocation``): a proven result, a table's answer or a single legal move
+is played at once, otherwise the deepening stops at the move's soft limit between iterations
+and at its hard limit inside one.
+
 What a result claims:
 - ``win`` / ``loss`` with ``plies``: proven, with the exact plies of SPEC. The search claims
   it only when the mate score's plies are within the depth it completed, so that every
@@ -32,10 +37,11 @@ from typing import Any, Callable, Protocol
 from .. import geometry
 from ..baseboard import check_board
 from ..board import Board, Move
-from ..errors import DepthError, QuixoError
+from ..errors import DepthError, LimitError, QuixoError
 from ..limits import check_seconds, check_table_mib, shorten, whole_number
 from ..notation import square_name
 from ..tablebase import MissingTableError, Tablebase
+from ..time_allocation import TimeManager, check_clock
 from . import _search
 
 DEFAULT_DEPTH_WITHOUT_TIME = 64
@@ -80,6 +86,7 @@ class Solver:
                              f"{shorten(tablebase)}")
         self.tablebase = tablebase
         self._engines: dict[int, _search.Engine] = {}
+        self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
 
     def _engine(self, size: int) -> _search.Engine:
         if size not in self._engines:
@@ -107,12 +114,28 @@ class Solver:
         return SearchResult(result.value, result.plies, moves[0][0] if moves else None, line,
                             source="tablebase")
 
+    def prepare(self, size: int) -> None:
+        """Get ready to play on a `size` board before any clock runs, as a chess engine does
+        before its game: allocate the transposition table, open the tables, and measure what
+        a move costs beyond its search (a depth-1 search of the empty board)."""
+        prepare_solver(self, Board(size=size))
+
     def solve(self, board: Board, depth: int | None = None, time: float | None = None,
-              nodes: int | None = None) -> SearchResult:
+              nodes: int | None = None, *, clock: float | None = None,
+              increment: float = 0.0) -> SearchResult:
         """Search ``board`` until it is proven or a limit is reached (``depth`` in plies,
-        ``time`` in seconds, ``nodes``). With no limit at all the depth stops at 64."""
+        ``time`` in seconds, ``nodes``). With no limit at all the depth stops at 64.
+
+        ``clock``: the seconds left on the mover's clock instead of a time per move, with
+        ``increment`` seconds added after each move; the solver then decides how long to
+        think (``time_allocation``), and answers at once when the result is proven (tables,
+        a win or loss found) or only one move is legal. A table's answer then comes without
+        its line to the end (``principal_variation`` is the best move alone)."""
         check_board(board, Board)
-        check_limits(depth, time, nodes)
+        check_limits(depth, time, nodes, clock, increment)
+        if clock is not None:
+            return solve_on_clock(self.time_manager, board, clock, increment, depth, nodes,
+                                  lambda: self._answer_at_once(board), self._iterate)
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -121,11 +144,30 @@ class Solver:
         except MissingTableError:
             return self._iterate(board, depth, time, nodes)
 
+    def _answer_at_once(self, board: Board) -> SearchResult | None:
+        """The result of a finished game or of the tables (the best move without the line,
+        which costs a probe per legal move per ply), else None once the engine is ready."""
+        status = board.status()
+        if status:
+            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
+        if self.tablebase is not None:
+            try:
+                probe = self.tablebase.probe(board)
+            except MissingTableError:
+                pass
+            else:
+                moves = self.tablebase.probe_moves(board)
+                best = moves[0][0] if moves else None
+                return SearchResult(probe.value, probe.plies, best, [best] if best else [],
+                                    source="tablebase")
+        self._engine(board.size)
+        return None
+
     def _iterate(self, board: Board, depth: int | None, seconds: float | None,
-                 nodes: int | None) -> SearchResult:
+                 nodes: int | None, soft: float | None = None) -> SearchResult:
         return iterate(board, self._engine(board.size),
                        lambda b: (b.mover_cubes, b.opponent_cubes),
-                       lambda index: _move(board.size, index), depth, seconds, nodes)
+                       lambda index: _move(board.size, index), depth, seconds, nodes, soft)
 
     def analyze(self, board: Board, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
@@ -135,13 +177,61 @@ class Solver:
         return analyze_moves(self.solve, board, depth, time, nodes)
 
 
-def check_limits(depth: object, time: object, nodes: object) -> None:
+def check_limits(depth: object, time: object, nodes: object, clock: object = None,
+                 increment: object = 0.0) -> None:
     if depth is not None:
         whole_number("depth", depth, 1, DEPTH_LIMIT, DepthError)
     if time is not None:
         check_seconds("time", time)
     if nodes is not None:
         whole_number("nodes", nodes, 1, 2**63 - 1)
+    if clock is not None:
+        if time is not None:
+            raise LimitError("give either a time per move or a clock, not both")
+        check_clock(clock, increment)
+    elif increment != 0.0:
+        raise LimitError("an increment needs a clock")
+
+
+class Preparable(Protocol):
+    time_manager: TimeManager
+
+    def solve(self, board: Any, depth: int | None = ...) -> SearchResult: ...
+
+
+def prepare_solver(solver: Preparable, board: Any) -> None:
+    """A depth-1 search of `board` builds the solver's engine; a second one is timed as the
+    overhead of a move (on the long side: it includes that search)."""
+    solver.solve(board, depth=1)
+    started = time.perf_counter()
+    solver.solve(board, depth=1)
+    solver.time_manager.record(time.perf_counter() - started, 0.0)
+
+
+def solve_on_clock(manager: TimeManager, board: Any, clock: float, increment: float,
+                   depth: int | None, nodes: int | None,
+                   answer_at_once: Callable[[], SearchResult | None],
+                   search: Callable[[Any, int | None, float, int | None, float],
+                                    SearchResult]) -> SearchResult:
+    """A move on a clock (both solvers): `answer_at_once()` gives a finished game's or a
+    table's result, or None once the engine is ready; a single legal move is played at once;
+    otherwise `search(board, depth, hard, nodes, soft)` runs within the move's allotment.
+    The time the move took beyond its search teaches `manager` the overhead."""
+    started = time.perf_counter()
+    result = answer_at_once()
+    searched = 0.0
+    if result is None:
+        legal = list(board.legal_moves)
+        if len(legal) == 1:
+            result = SearchResult("unknown", None, legal[0], legal[:1])
+    if result is None:
+        left = clock - (time.perf_counter() - started)
+        allotment = manager.allot(board, left, increment)
+        result = search(board, 1 if allotment.panic else depth, allotment.hard, nodes,
+                        allotment.soft)
+        searched = min(result.seconds, allotment.hard)
+    manager.record(time.perf_counter() - started, searched)
+    return result
 
 
 class SearchEngine(Protocol):
@@ -159,11 +249,11 @@ class SearchEngine(Protocol):
 
 def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
             move_of: Callable[[int], Any], depth: int | None, seconds: float | None,
-            nodes: int | None) -> SearchResult:
+            nodes: int | None, soft: float | None = None) -> SearchResult:
     """Iterative deepening of `board` on a search engine (two- or four-player): the driver of
     both solvers. `position_of(board)` is the engine's form of a board, `move_of(index)` the
     move of an engine's move index; the engine offers clear, search, root_move (-1: none),
-    table_move, nodes and stopped."""
+    table_move, nodes and stopped. `soft`: start no iteration after that many seconds."""
     engine.clear()
     position = position_of(board)
 
@@ -189,7 +279,7 @@ def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
     result = deepen(
         lambda iteration, left, spent: engine.search(position, iteration, left, nodes or 0,
                                                      spent),
-        engine, result_of, depth, seconds, nodes)
+        engine, result_of, depth, seconds, nodes, soft)
     if result.best_move is None and engine.root_move >= 0:
         result.best_move = move_of(engine.root_move)
     if result.best_move is None:  # stopped before depth 1 finished: any legal move
@@ -199,11 +289,13 @@ def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
 
 def deepen(search_to: Callable[[int, float, int], int], engine: SearchEngine,
            result_of: Callable[[int, int], SearchResult], depth: int | None,
-           seconds: float | None, nodes: int | None) -> SearchResult:
+           seconds: float | None, nodes: int | None,
+           soft: float | None = None) -> SearchResult:
     """Iterative deepening: search_to(iteration, seconds left, nodes spent) -> score, until a
     result is proven or a limit is reached; result_of(score, iteration) reads a completed
     iteration. `engine` reports `nodes` and `stopped`. Shared by the two- and four-player
-    solvers."""
+    solvers. `soft`: no iteration starts after that many seconds (a clock's move: the next
+    iteration would take several times as long as all before it)."""
     max_depth = depth or (_search.DEPTH_LIMIT if seconds or nodes
                           else DEFAULT_DEPTH_WITHOUT_TIME)
     started = time.perf_counter()
@@ -221,6 +313,8 @@ def deepen(search_to: Callable[[int, float, int], int], engine: SearchEngine,
             break
         result = result_of(score, iteration)
         if result.value != "unknown":
+            break
+        if soft is not None and time.perf_counter() - started >= soft:
             break
     result.nodes = spent
     result.seconds = time.perf_counter() - started

@@ -20,7 +20,8 @@ from ..limits import check_table_mib
 from ..tablebase import values
 from ..baseboard import check_board
 from ..search import (SearchResult, _preference, analyze_moves, check_limits, iterate,
-                      seen_by_mover)
+                      prepare_solver, seen_by_mover, solve_on_clock)
+from ..time_allocation import TimeManager
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
 
@@ -61,6 +62,7 @@ class TeamSolver:
     def __init__(self, tt_mib: float = 64) -> None:
         self.tt_mib = check_table_mib(tt_mib)
         self._engines: dict[int, _team_search.TeamEngine] = {}
+        self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
 
     def _engine(self, size: int) -> _team_search.TeamEngine:
         if size not in self._engines:
@@ -78,10 +80,21 @@ class TeamSolver:
             child.push(move)
         return SearchResult(value, plies, line[0] if line else None, line, source="tablebase")
 
+    def prepare(self, size: int) -> None:
+        """Get ready to play on a `size` board before any clock runs (see Solver.prepare)."""
+        prepare_solver(self, TeamBoard(size=size))
+
     def solve(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
-              nodes: int | None = None) -> SearchResult:
+              nodes: int | None = None, *, clock: float | None = None,
+              increment: float = 0.0) -> SearchResult:
+        """As Solver.solve: limits, or `clock` (the mover's seconds left) and `increment`,
+        with which the solver decides how long to think. Each of the four players has a clock
+        of their own: pass the one of the player to move."""
         check_board(board, TeamBoard)
-        check_limits(depth, time, nodes)
+        check_limits(depth, time, nodes, clock, increment)
+        if clock is not None:
+            return solve_on_clock(self.time_manager, board, clock, increment, depth, nodes,
+                                  lambda: self._answer_at_once(board), self._iterate)
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -89,10 +102,24 @@ class TeamSolver:
             return self.table_result(board)
         return self._iterate(board, depth, time, nodes)
 
+    def _answer_at_once(self, board: TeamBoard) -> SearchResult | None:
+        """A finished game's result, or the 3x3 solution's with the best move alone; else
+        None once the engine is ready."""
+        status = board.status()
+        if status:
+            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
+        if board.size == SOLVED_SIZE:
+            value, plies = table_value(board)
+            move = min(((move, _after(board, move)) for move in board.legal_moves),
+                       key=lambda row: _preference(row[1]))[0]
+            return SearchResult(value, plies, move, [move], source="tablebase")
+        self._engine(board.size)
+        return None
+
     def _iterate(self, board: TeamBoard, depth: int | None, seconds: float | None,
-                 nodes: int | None) -> SearchResult:
+                 nodes: int | None, soft: float | None = None) -> SearchResult:
         return iterate(board, self._engine(board.size), lambda b: b.roles,
-                       lambda code: _move_of(board.size, code), depth, seconds, nodes)
+                       lambda code: _move_of(board.size, code), depth, seconds, nodes, soft)
 
     def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
                 nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:

@@ -1,0 +1,478 @@
+"""Engine matches (``quixo match``), as cutechess runs them for chess engines: two engine
+settings play game pairs from random openings, each opening once with each colour, and the
+result is a score with its interval and an Elo difference with its error (`match_stats`).
+
+An engine setting is text such as ``time=1`` or ``depth=6,hash=16,tables=off`` or
+``clock=10s+0.1s``: keys `time` (seconds per move), `depth` (plies), `clock` (a time control:
+the engine manages its clock and may lose on time), `hash` (MiB of transposition table),
+`tables` (on/off: probe the tablebases). The heuristic's weights are compiled into the search
+kernel (search/_heuristic.pxd), so a setting cannot change them.
+
+Quixo has no draw rule; a match needs one, so a game is adjudicated a draw on the third
+occurrence of a position (same board, same player to move) and when it reaches the ply limit
+(the opening's plies count). Each game's record says why it ended: "line" (a player made a
+line), "time", "repetition" or "move limit".
+
+The records file holds one JSON line per game (the opening, the moves in SPEC notation, the
+result, the reason, and the match's settings); it is rewritten atomically after every game,
+sorted by pair, so an interrupted match loses at most the games being played, and running the
+same match with the same records file again plays only the games missing (after checking
+that the file is of the same match). Games run in worker processes that each build their own
+solvers; a depth-limited game does not depend on which worker plays it, nor on the games
+before it, because every search starts from a cleared transposition table.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import multiprocessing
+import os
+import random
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from solverkit.arrayfile import write_atomically
+from solverkit.messages import cut_path
+from solverkit.progress import Progress
+
+from . import geometry, match_stats
+from .baseboard import OTHER_TEAM, BaseBoard
+from .board import Board
+from .clock import GameClock, TimeControl
+from .errors import ClockError, MatchError, QuixoError
+from .limits import check_seconds, check_table_mib, shorten
+from .play import players_of
+from .search import DEPTH_LIMIT, Solver
+from .tablebase import Tablebase
+from .teams.board import TeamBoard
+from .teams.solve import TeamSolver
+
+if TYPE_CHECKING:
+    from .play import AnySolver
+
+ENGINES = ("A", "B")
+REASONS = ("line", "time", "repetition", "move limit")
+REPETITIONS = 3              # the occurrence of a position that draws the game
+DEFAULT_HASH_MIB = 64.0
+MAX_OPENING_PLIES = 40
+MAX_PLIES = 100000
+MAX_PAIRS = 1000000
+OPENING_ATTEMPTS = 1000      # random openings drawn before giving up on a pair
+RECORDS_VERSION = 1
+KEYS = ("time", "depth", "clock", "hash", "tables")
+
+
+@dataclass(frozen=True)
+class EngineSetting:
+    """How one side of a match plays: a limit per move (`time` seconds and/or `depth` plies)
+    or a `clock` (with an optional `depth` as well), `hash` MiB, and whether it probes the
+    tablebases."""
+
+    time: float | None = None
+    depth: int | None = None
+    clock: TimeControl | None = None
+    hash: float = DEFAULT_HASH_MIB
+    tables: bool = True
+
+    def __post_init__(self) -> None:
+        if self.time is None and self.depth is None and self.clock is None:
+            raise MatchError("an engine setting needs time=SECONDS, depth=PLIES or "
+                             "clock=TIME+INCREMENT")
+        if self.time is not None and self.clock is not None:
+            raise MatchError("an engine setting takes time= (per move) or clock= (for the "
+                             "game), not both")
+
+    @classmethod
+    def parse(cls, text: str) -> "EngineSetting":
+        """`time=1`, `depth=6,hash=16,tables=off`, `clock=10m+5s`: keys and values separated
+        by commas or spaces; MatchError naming what is wrong."""
+        if not isinstance(text, str):
+            raise MatchError(f"an engine setting is text such as 'time=1', not {shorten(text)}")
+        values: dict[str, Any] = {}
+        for item in re.split(r"[,\s]+", text.strip()):
+            if not item:
+                continue
+            key, equals, value = item.partition("=")
+            key = key.strip().lower()
+            if key == "weights":
+                raise MatchError("weights= cannot be set: the heuristic's weights are "
+                                 "compiled into the search kernel (search/_heuristic.pxd)")
+            if key not in KEYS or not equals:
+                raise MatchError(f"unknown engine setting {shorten(item)}: use "
+                                 + ", ".join(f"{k}=..." for k in KEYS))
+            if key in values:
+                raise MatchError(f"{key}= is given twice in {shorten(text)}")
+            values[key] = _value(key, value)
+        return cls(**values)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.time is not None:
+            parts.append(f"time={self.time:g}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        if self.clock is not None:
+            parts.append(f"clock={self.clock}")
+        parts.append(f"hash={self.hash:g}")
+        parts.append(f"tables={'on' if self.tables else 'off'}")
+        return ",".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"setting": str(self), "time": self.time, "depth": self.depth,
+                "clock": None if self.clock is None else {
+                    "seconds": self.clock.seconds, "increment": self.clock.increment},
+                "hash_mib": self.hash, "tables": self.tables}
+
+
+def _value(key: str, text: str) -> Any:
+    try:
+        if key == "time":
+            return check_seconds("time=", _number(text, "time="))
+        if key == "depth":
+            if not re.fullmatch(r"\d+", text) or not 1 <= int(text) <= DEPTH_LIMIT:
+                raise MatchError(f"depth= must be a whole number of plies from 1 to "
+                                 f"{DEPTH_LIMIT}, not {shorten(text)}")
+            return int(text)
+        if key == "clock":
+            return TimeControl.parse(text)
+        if key == "hash":
+            return check_table_mib(_number(text, "hash="), "hash=")
+        if text.lower() not in ("on", "off"):
+            raise MatchError(f"tables= must be on or off, not {shorten(text)}")
+        return text.lower() == "on"
+    except ClockError:
+        raise
+    except QuixoError as error:
+        raise MatchError(str(error)) from None
+
+
+def _number(text: str, name: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise MatchError(f"{name} must be a number, not {shorten(text)}") from None
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """What decides a match's games: its engines, board, openings and draw rules. (The
+    number of pairs and of workers does not: a match can be extended and resumed.)"""
+
+    engine_a: EngineSetting
+    engine_b: EngineSetting
+    size: int = 5
+    players: int = 2
+    seed: int = 1
+    opening_plies: int = 4
+    max_plies: int = 200
+
+    def __post_init__(self) -> None:
+        geometry.check_size(self.size)
+        if self.players not in (2, 4):
+            raise MatchError(f"a match is of 2 or 4 players, not {shorten(self.players)}")
+        if self.players == 4 and any(not e.tables for e in self.engines.values()):
+            raise MatchError("tables=off applies to two-player games: the four-player search "
+                             "has no tablebases (3x3 is always answered by its solution)")
+        if not 0 <= self.opening_plies <= MAX_OPENING_PLIES:
+            raise MatchError(f"the opening plies must be 0 .. {MAX_OPENING_PLIES}, not "
+                             f"{self.opening_plies}")
+        if not self.opening_plies < self.max_plies <= MAX_PLIES:
+            raise MatchError(f"the ply limit must be more than the opening's "
+                             f"{self.opening_plies} plies and at most {MAX_PLIES}, not "
+                             f"{self.max_plies}")
+
+    @property
+    def engines(self) -> dict[str, EngineSetting]:
+        return {"A": self.engine_a, "B": self.engine_b}
+
+    def identity(self) -> dict[str, Any]:
+        """The settings every game record carries, compared when a match resumes."""
+        return {"version": RECORDS_VERSION, "engine_a": str(self.engine_a),
+                "engine_b": str(self.engine_b), "size": self.size, "players": self.players,
+                "seed": self.seed, "opening_plies": self.opening_plies,
+                "max_plies": self.max_plies}
+
+
+def start_board(settings: MatchSettings) -> BaseBoard:
+    return TeamBoard(size=settings.size) if settings.players == 4 else Board(size=settings.size)
+
+
+def opening(settings: MatchSettings, pair: int) -> list[str]:
+    """The random opening of a pair: `opening_plies` legal moves from the empty board, none
+    of which ends the game, drawn from a generator seeded by the match's seed and the pair
+    (so a pair's opening never depends on the others, nor on the workers)."""
+    generator = random.Random(f"quixo-match/{settings.seed}/{pair}")
+    for _ in range(OPENING_ATTEMPTS):
+        board, moves = start_board(settings), []
+        for _ in range(settings.opening_plies):
+            choices = [move for move in board.legal_moves if not _ends(board, move)]
+            if not choices:
+                break
+            move = generator.choice(choices)
+            board.push(move)
+            moves.append(str(move))
+        else:
+            return moves
+    raise MatchError(f"no opening of {settings.opening_plies} plies that leaves the game "
+                     f"open was found in {OPENING_ATTEMPTS} tries")
+
+
+def _ends(board: BaseBoard, move: Any) -> bool:
+    child = board.copy(stack=False)
+    child.push(move)
+    return child.is_game_over()
+
+
+def build_solver(setting: EngineSetting, settings: MatchSettings,
+                 tables: str | os.PathLike[str] | None) -> AnySolver:
+    """A solver of a setting, ready to play (`prepare`: before any clock runs)."""
+    solver: AnySolver
+    if settings.players == 4:
+        solver = TeamSolver(tt_mib=setting.hash)
+    else:
+        tablebase = Tablebase(tables) if setting.tables else None
+        solver = Solver(tt_mib=setting.hash, tablebase=tablebase)
+    solver.prepare(settings.size)
+    return solver
+
+
+def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, AnySolver],
+              now: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
+    """Game `game` (0 or 1) of pair `pair`: engine A plays the first team (X) in game 0,
+    engine B in game 1. Returns the game's record."""
+    started = now()
+    opening_moves = opening(settings, pair)
+    board = start_board(settings)
+    seen: Counter[str] = Counter([str(board)])
+    for move in opening_moves:
+        board.push(move)
+        seen[str(board)] += 1
+    opening_position = str(board)
+    team_engine = {"X": ENGINES[game], "O": ENGINES[1 - game]}
+    engine_of = {player: team_engine[player[0]] for player in players_of(board)}
+    controls = {player: settings.engines[engine].clock for player, engine in engine_of.items()}
+    clocks = GameClock({player: control for player, control in controls.items()
+                        if control is not None}, now)
+    moves: list[str] = []
+    reason = None
+    while reason is None:
+        if board.is_game_over():
+            reason = "line"
+            break
+        if len(opening_moves) + len(moves) >= settings.max_plies:
+            reason = "move limit"
+            break
+        player = board.turn
+        engine = engine_of[player]
+        setting = settings.engines[engine]
+        clocks.start(player)
+        if setting.clock is not None:
+            result = solvers[engine].solve(board, depth=setting.depth,
+                                           clock=clocks.left(player),
+                                           increment=setting.clock.increment)
+        else:
+            result = solvers[engine].solve(board, depth=setting.depth, time=setting.time)
+        if not clocks.stop():
+            reason = "time"
+            break
+        board.push(result.best_move)
+        moves.append(str(result.best_move))
+        seen[str(board)] += 1
+        if not board.is_game_over() and seen[str(board)] >= REPETITIONS:
+            reason = "repetition"
+    if reason == "line":
+        winner: str | None = board.winner()
+    elif reason == "time":
+        winner = OTHER_TEAM[board.team]
+    else:
+        winner = None
+    winning_engine = None if winner is None else team_engine[winner]
+    score_a = 0.5 if winning_engine is None else float(winning_engine == "A")
+    return {"pair": pair, "game": game, "opening": opening_position,
+            "opening_moves": opening_moves, "x": team_engine["X"], "moves": moves,
+            "result": {"X": "1-0", "O": "0-1", None: "1/2-1/2"}[winner], "reason": reason,
+            "winner": winning_engine,
+            "loser": None if winning_engine is None else ENGINES[winning_engine == "A"],
+            "score_a": score_a, "plies": len(opening_moves) + len(moves),
+            "flagged": clocks.flagged,
+            "clocks": ({player: round(clocks.left(player), 4) for player in clocks.controls}
+                       or None),
+            "seconds": round(now() - started, 3), "match": settings.identity()}
+
+
+# -- the records file ---------------------------------------------------------------------------
+
+def read_records(path: Path, settings: MatchSettings) -> dict[tuple[int, int], dict[str, Any]]:
+    """The games already recorded in `path` (none if it does not exist), keyed by (pair,
+    game); MatchError if the file is not a records file of this very match."""
+    if not path.exists():
+        return {}
+    identity = settings.identity()
+    records: dict[tuple[int, int], dict[str, Any]] = {}
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                key = (int(record["pair"]), int(record["game"]))
+                theirs = record["match"]
+            except (ValueError, KeyError, TypeError):
+                raise MatchError(f"{cut_path(path)} line {number} is not a game record of "
+                                 "quixo match") from None
+            if theirs != identity:
+                raise MatchError(f"{cut_path(path)} holds games of another match "
+                                 f"({_differences(theirs, identity)}): give another records "
+                                 "file, or the same settings to resume it")
+            records[key] = record
+    return records
+
+
+def _differences(theirs: object, ours: dict[str, Any]) -> str:
+    if not isinstance(theirs, dict):
+        return "no settings"
+    return "; ".join(f"{key} {theirs.get(key)!r} there, {value!r} here"
+                     for key, value in ours.items() if theirs.get(key) != value)
+
+
+def write_records(path: Path, records: dict[tuple[int, int], dict[str, Any]]) -> None:
+    """Every record, one JSON line each, sorted by pair and game, written atomically."""
+    lines = [json.dumps(records[key]) + "\n" for key in sorted(records)]
+    write_atomically(path, ["".join(lines).encode("utf-8")])
+
+
+# -- running a match ------------------------------------------------------------------------
+
+@dataclass
+class MatchRun:
+    """What `run_match` did: the statistics of every recorded game of the match, the games
+    played by this run and its wall time."""
+
+    statistics: dict[str, Any]
+    played: int
+    seconds: float
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def games_per_minute(self) -> float | None:
+        return None if self.seconds <= 0 or not self.played else self.played / self.seconds * 60
+
+
+_worker_state: dict[str, Any] = {}
+
+
+def _start_worker(settings: MatchSettings, tables: str | None) -> None:
+    """A worker's own solvers, built once, used for every game it plays."""
+    _worker_state["settings"] = settings
+    _worker_state["solvers"] = {name: build_solver(setting, settings, tables)
+                                for name, setting in settings.engines.items()}
+
+
+def _worker_game(pair: int, game: int) -> dict[str, Any]:
+    return play_game(_worker_state["settings"], pair, game, _worker_state["solvers"])
+
+
+def run_match(settings: MatchSettings, pairs: int, records_path: str | os.PathLike[str], *,
+              jobs: int = 0, tables: str | os.PathLike[str] | None = None,
+              stop_after: float | None = None, progress: bool | None = None) -> MatchRun:
+    """Play the games of pairs 0 .. pairs-1 not yet in the records file on `jobs` worker
+    processes (0: one per core; 1: in this process), writing the file after every game.
+    `tables`: the tablebase folder of engines with tables on (build 3x3 and 4x4 first:
+    `quixo match` does). `stop_after` seconds: start no game after that (resume later).
+    A progress bar on a terminal (`progress` None), none otherwise."""
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or not 1 <= pairs <= MAX_PAIRS:
+        raise MatchError(f"the number of game pairs must be 1 .. {MAX_PAIRS}, not "
+                         f"{shorten(pairs)}")
+    path = Path(records_path)
+    records = read_records(path, settings)
+    todo = [(pair, game) for pair in range(pairs) for game in (0, 1)
+            if (pair, game) not in records]
+    workers = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
+    folder = None if tables is None else os.fspath(tables)
+    bar = Progress(len(todo), "", enabled=progress)
+    started = time.perf_counter()
+    played = 0
+
+    def keep(record: dict[str, Any]) -> None:
+        nonlocal played
+        records[(record["pair"], record["game"])] = record
+        write_records(path, records)
+        played += 1
+        stats = match_stats.summarize(list(records.values()))
+        bar.advance(1, f"A +{stats['wins']} ={stats['draws']} -{stats['losses']}")
+
+    def may_start() -> bool:
+        return stop_after is None or time.perf_counter() - started < stop_after
+
+    try:
+        if workers <= 1:
+            if todo:
+                solvers = {name: build_solver(setting, settings, folder)
+                           for name, setting in settings.engines.items()}
+            for pair, game in todo:
+                if not may_start():
+                    break
+                keep(play_game(settings, pair, game, solvers))
+        else:
+            _run_in_workers(settings, folder, todo, workers, keep, may_start)
+    finally:
+        bar.close()
+    ordered = [records[key] for key in sorted(records)]
+    return MatchRun(match_stats.summarize(ordered), played, time.perf_counter() - started,
+                    ordered)
+
+
+def _run_in_workers(settings: MatchSettings, tables: str | None,
+                    todo: list[tuple[int, int]], workers: int,
+                    keep: Callable[[dict[str, Any]], None],
+                    may_start: Callable[[], bool]) -> None:
+    """At most `workers` games at a time, in game order; a new one starts as one ends.
+    Workers are spawned (not forked): the kernels' OpenMP threads do not survive a fork."""
+    context = multiprocessing.get_context("spawn")
+    waiting = iter(todo)
+    with concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker,
+            initargs=(settings, tables)) as pool:
+        running: set[concurrent.futures.Future[dict[str, Any]]] = set()
+        try:
+            while True:
+                while len(running) < workers and may_start():
+                    task = next(waiting, None)
+                    if task is None:
+                        break
+                    running.add(pool.submit(_worker_game, *task))
+                if not running:
+                    break
+                done, running = concurrent.futures.wait(
+                    running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in done:
+                    keep(future.result())
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def summary(run: MatchRun, settings: MatchSettings, pairs: int, jobs: int,
+            records_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The match's JSON summary: its settings, the statistics (match_stats) and this run."""
+    return {"engines": {name: setting.to_json() for name, setting in settings.engines.items()},
+            "size": settings.size, "players": settings.players, "seed": settings.seed,
+            "opening_plies": settings.opening_plies, "max_plies": settings.max_plies,
+            "pairs_requested": pairs, **run.statistics,
+            "games_played_now": run.played, "seconds_now": round(run.seconds, 1),
+            "games_per_minute": (None if run.games_per_minute is None
+                                 else round(run.games_per_minute, 2)),
+            "jobs": jobs, "records": os.fspath(records_path)}
+
+
+def summary_path(records_path: str | os.PathLike[str]) -> Path:
+    """Where the summary of a records file goes: games.jsonl -> games.summary.json."""
+    return Path(records_path).with_suffix(".summary.json")
+
+
+def write_summary(path: Path, payload: dict[str, Any]) -> None:
+    write_atomically(path, [(json.dumps(payload, indent=2) + "\n").encode("utf-8")])
