@@ -703,7 +703,7 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
         with nogil:
-            for game in prange(start, stop, schedule="dynamic", chunksize=16):
+            for game in prange(start, stop, schedule="dynamic", chunksize=64):
                 turns[game] = play_rotated(
                     players, &strategies[0], &limits[0], values, &race, lock_after,
                     <int>((first_game + game) % players) if rotate else 0,
