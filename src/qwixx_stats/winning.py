@@ -80,6 +80,11 @@ class RatedOption:
     option: Option               # (action 1, action 2); a non-active player has no action 2
     win_chance: float            # the race estimate of finishing first
     expected_score: float        # of this player, in the race model
+    sheet: Sheet                 # this player's sheet after the choice
+
+
+def _rated(race: RaceTable, option: Option, after: Sheet, others: Sequence[Sheet]) -> RatedOption:
+    return RatedOption(option, *win_value(race, after, others), after)
 
 
 def _others(sheets: Sequence[Sheet], seat: int) -> list[Sheet]:
@@ -106,7 +111,7 @@ def rate_active(race: RaceTable, sheets: Sequence[Sheet], seat: int,
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
     mine, others = table[seat], _others(table, seat)
-    return [RatedOption(option, *win_value(race, apply_option(mine, dice, option), others))
+    return [_rated(race, option, apply_option(mine, dice, option), others)
             for option in active_options(mine, dice)]
 
 
@@ -116,11 +121,10 @@ def rate_passive(race: RaceTable, sheets: Sequence[Sheet], seat: int,
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
     mine, others = table[seat], _others(table, seat)
-    rated = [RatedOption((None, None), *win_value(race, mine, others))]
+    rated = [_rated(race, (None, None), mine, others)]
     for colour in COLOURS:
         if mine.can_mark(colour, dice.white_sum):
-            rated.append(RatedOption((colour, None),
-                                     *win_value(race, mine.mark(colour, dice.white_sum), others)))
+            rated.append(_rated(race, (colour, None), mine.mark(colour, dice.white_sum), others))
     return rated
 
 
@@ -131,13 +135,12 @@ def rate_second(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice 
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
     mine, others = table[seat], _others(table, seat)
-    rated = [RatedOption((None, None), *win_value(
-        race, mine if marked_first else mine.add_penalty(), others))]
+    rated = [_rated(race, (None, None), mine if marked_first else mine.add_penalty(), others)]
     for colour in COLOURS:
         for number in dict.fromkeys(dice.colour_sums(colour)):
             if mine.can_mark(colour, number):
-                rated.append(RatedOption((None, (colour, number)),
-                                         *win_value(race, mine.mark(colour, number), others)))
+                rated.append(_rated(race, (None, (colour, number)), mine.mark(colour, number),
+                                    others))
     return rated
 
 
@@ -209,26 +212,17 @@ class Advisor:
                             f"single-player table for {values.lock_after}")
         self.race, self.values = race, values
 
-    def _advice(self, rated: Sequence[RatedOption], after: Sequence[Sheet]) -> list[Advice]:
-        worth = {item.option: self.values.value(sheet) for item, sheet in zip(rated, after)}
-        return [Advice(item.option, item.win_chance, item.expected_score, worth[item.option])
-                for item in ranked(rated)]
+    def _advice(self, rated: Sequence[RatedOption]) -> list[Advice]:
+        return [Advice(item.option, item.win_chance, item.expected_score,
+                       self.values.value(item.sheet)) for item in ranked(rated)]
 
     def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
         """The active player's plans (action 1 and action 2 together)."""
-        rated = rate_active(self.race, sheets, seat, dice)
-        table, _ = check_table(sheets, seat, self.race)
-        dice = Dice.parse(dice)
-        return self._advice(rated, [apply_option(table[seat], dice, r.option) for r in rated])
+        return self._advice(rate_active(self.race, sheets, seat, dice))
 
     def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
         """A non-active player's action 1."""
-        rated = rate_passive(self.race, sheets, seat, dice)
-        table, _ = check_table(sheets, seat, self.race)
-        total = Dice.parse(dice).white_sum
-        mine = table[seat]
-        return self._advice(rated, [mine if r.option[0] is None else mine.mark(r.option[0], total)
-                                    for r in rated])
+        return self._advice(rate_passive(self.race, sheets, seat, dice))
 
     def measured(self, advice: Sequence[Advice], sheets: Sequence[Sheet], seat: int,
                  dice: Dice | str, active: int, rollouts: int,
@@ -242,12 +236,7 @@ class Advisor:
     def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
                marked_first: bool) -> list[Advice]:
         """The active player's action 2, once action 1 is resolved for everyone."""
-        rated = rate_second(self.race, sheets, seat, dice, marked_first)
-        table, _ = check_table(sheets, seat, self.race)
-        mine = table[seat]
-        after = [mine.mark(*r.option[1]) if r.option[1] is not None
-                 else (mine if marked_first else mine.add_penalty()) for r in rated]
-        return self._advice(rated, after)
+        return self._advice(rate_second(self.race, sheets, seat, dice, marked_first))
 
 
 # -- rollouts: the race estimate checked by playing the game on --------------------------------
