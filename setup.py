@@ -67,13 +67,13 @@ def extension(name: str) -> Extension:
 
 EXTENSIONS = [
     extension("quixo_solver._interrupt"),
-    extension("quixo_solver._engine"),
+    extension("quixo_solver._rules"),
     extension("quixo_solver.tablebase._index"),
     extension("quixo_solver.tablebase._orbit_index"),
     extension("quixo_solver.tablebase._retro"),
     extension("quixo_solver.tablebase._verify"),
     extension("quixo_solver.search._search"),
-    extension("quixo_solver.teams._rules"),
+    extension("quixo_solver.teams._team_rules"),
     extension("quixo_solver.teams._solve"),
     extension("quixo_solver.teams._team_search"),
     extension("qwixx_stats._rows"),

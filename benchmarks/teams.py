@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from quixo_solver.teams import TeamBoard, _rules, _solve, _twin
+from quixo_solver.teams import TeamBoard, _solve, _team_rules, _twin
 from quixo_solver.teams.solve import TeamSolver, decode
 
 
@@ -38,7 +38,7 @@ def main():
     assert all((run[0] == codes).all() for run in runs)
 
     for size, depth in ((3, 4), (4, 3), (5, 2)):
-        fast = [timed(_rules.perft, size, (0, 0, 0, 0), depth) for _ in range(args.repeat)]
+        fast = [timed(_team_rules.perft, size, (0, 0, 0, 0), depth) for _ in range(args.repeat)]
         slow = timed(_twin.perft, size, (0, 0, 0, 0), depth)
         fast_time = statistics.median(t for _, t in fast)
         assert fast[0][0] == slow[0]

@@ -19,19 +19,19 @@ from .conftest import positions
 EMPTY_5 = "...../...../...../...../..... X"
 
 
-def test_empty_boards(engine):
+def test_empty_boards(rules):
     assert str(Board()) == EMPTY_5
     assert str(Board(size=3)) == ".../.../... X"
     assert Board(size=4).legal_moves.count() == 32
 
 
-def test_position_input_is_case_insensitive_and_slashes_are_optional(engine):
+def test_position_input_is_case_insensitive_and_slashes_are_optional(rules):
     board = Board("xx..o" + "." * 20 + " x")
     assert str(board) == "XX..O/...../...../...../..... X"
     assert board.cell("a5") == "X" and board.cell("e5") == "O" and board.cell("a1") == "."
 
 
-def test_push_follows_the_spec_example(engine):
+def test_push_follows_the_spec_example(rules):
     # a1e1: the cube at a1 re-enters at e1, and row 1 slides left.
     board = Board("...../...../...../...../.X.O. X")
     board.push("a1e1")
@@ -42,7 +42,7 @@ def test_push_follows_the_spec_example(engine):
     assert str(board) == "..O../...../...../...../..X.. O"
 
 
-def test_legal_moves_are_lazy_and_answer_membership(engine):
+def test_legal_moves_are_lazy_and_answer_membership(rules):
     board = Board("O..../...../...../...../..... X")
     moves = board.legal_moves
     assert moves.count() == 42
@@ -52,26 +52,26 @@ def test_legal_moves_are_lazy_and_answer_membership(engine):
     assert "zz" not in moves
 
 
-def test_a_move_that_completes_a_line_ends_the_game(engine):
+def test_a_move_that_completes_a_line_ends_the_game(rules):
     board = Board("X..../X..../X..../X..../..... X")
     board.push("b1a1")  # rank 1 slides right, X enters at a1: file a is X's
     assert board.is_game_over() and board.winner() == "X" and board.result() == "1-0"
 
 
-def test_a_move_that_completes_the_opponents_line_loses(engine):
+def test_a_move_that_completes_the_opponents_line_loses(rules):
     board = Board("OOXOO/..O../...../...../..... X")
     board.push("c5c1")  # file c slides up: O's c4 cube fills rank 5
     assert board.winner() == "O"
 
 
-def test_the_opponents_line_counts_even_with_the_movers_own(engine):
+def test_the_opponents_line_counts_even_with_the_movers_own(rules):
     board = Board("OOXOO/..O../...../...../XX.XX X")
     board.push("c5c1")  # X completes rank 1, but O's rank 5 too: X loses
     assert board.winner() == "O" and board.result() == "0-1"
     assert board.status() == 1  # O, to move, shows a line: a win in 0 for O
 
 
-def test_terminal_positions_follow_the_spec(engine):
+def test_terminal_positions_follow_the_spec(rules):
     assert Board("XXX/OO./... X").status() == 1
     assert Board("XXX/OO./... O").status() == -1
     assert Board("XXX/OOO/... O").status() == 1  # mover shows a line: win in 0
@@ -168,7 +168,7 @@ def test_moves_off_a_small_board_are_refused():
         Board(size=3).push("a1e1")
 
 
-def test_copy_is_independent_and_renderings_show_the_board(engine):
+def test_copy_is_independent_and_renderings_show_the_board(rules):
     board = Board()
     board.push("a1e1")
     other = board.copy()

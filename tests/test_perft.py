@@ -17,12 +17,12 @@ def test_cython_perft_matches_known_counts(size):
 
 
 def _perft_cython(size, depth):
-    from quixo_solver import _engine
+    from quixo_solver import _rules
 
-    return _engine.perft(size, 0, 0, depth)
+    return _rules.perft(size, 0, 0, depth)
 
 
-# The twin is slow: it checks the shallower counts, which the Cython engine must also match.
+# The twin is slow: it checks the shallower counts, which the Cython kernel must also match.
 @pytest.mark.parametrize("size, depth", [(3, 4), (4, 3), (5, 3)])
 def test_twin_perft_matches_known_counts(size, depth):
     from quixo_solver import _twin
@@ -42,7 +42,7 @@ def test_perft_depth_zero_is_one_and_finished_games_have_no_moves():
     assert perft(finished, 3) == 0
 
 
-def test_perft_divide_sums_to_perft(engine):
+def test_perft_divide_sums_to_perft(rules):
     board = Board("X.O../.X.../..O../...../O...X X")
     divide = perft_divide(board, 3)
     assert sum(divide.values()) == perft(board, 3)

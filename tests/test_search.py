@@ -189,13 +189,13 @@ def test_play_to_the_end_against_perfect_play(tables):
 
 @given(positions())
 def test_the_heuristic_is_the_same_on_symmetric_positions(position):
-    from quixo_solver import _engine
+    from quixo_solver import _rules
     from quixo_solver.search import _search
 
     size, mover, opponent = position
-    engine = _search.Engine(size, 1)
-    value = engine.evaluate(mover, opponent)
+    searcher = _search.Searcher(size, 1)
+    value = searcher.evaluate(mover, opponent)
     assert abs(value) < 20000  # far from the proven scores
     for symmetry in range(8):
-        assert engine.evaluate(_engine.transform_mask(size, symmetry, mover),
-                               _engine.transform_mask(size, symmetry, opponent)) == value
+        assert searcher.evaluate(_rules.transform_mask(size, symmetry, mover),
+                               _rules.transform_mask(size, symmetry, opponent)) == value

@@ -188,13 +188,13 @@ def test_codes_too_large_for_a_byte_are_kept_exactly(tmp_path):
     assert path.stat().st_size == header.data_offset + values.size + 10 * header.escapes
     assert np.array_equal(files.load_values(path, (3, 5, 3)), values)
     table = files.open_table(path, (3, 5, 3))
-    engine = _search.Engine(3, 1)
-    engine.add_table(5, 3, files.open_table(path, (3, 5, 3)))
+    searcher = _search.Searcher(3, 1)
+    searcher.add_table(5, 3, files.open_table(path, (3, 5, 3)))
     for index in range(orbits.entries):
         mover, opponent, hole = orbits.position_at(index)
         assert table.code(index) == values[index]
         if not hole:
-            assert engine.table_code(mover, opponent) == values[index]
+            assert searcher.table_code(mover, opponent) == values[index]
     # an escaped code that is damaged is caught before it is used
     data = bytearray(path.read_bytes())
     data[-1] ^= 0x40

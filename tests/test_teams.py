@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver.errors import GameOverError, IllegalMoveError, MoveError, PositionError
-from quixo_solver.teams import TeamBoard, TeamMove, _rules, _twin, perft
+from quixo_solver.teams import TeamBoard, TeamMove, _team_rules, _twin, perft
 from quixo_solver.teams import notation
 from quixo_solver.teams.solve import TeamSolver, decode, small_board, table_value
 from quixo_solver.teams import _solve
@@ -25,7 +25,7 @@ def team_positions(draw, sizes=(3, 4, 5)):
 @pytest.mark.parametrize("size, depths", [(3, range(1, 5)), (4, range(1, 4)), (5, range(1, 3))])
 def test_perft_of_the_empty_board_equals_the_twin(size, depths):
     for depth in depths:
-        assert _rules.perft(size, (0, 0, 0, 0), depth) == _twin.perft(size, (0, 0, 0, 0), depth)
+        assert _team_rules.perft(size, (0, 0, 0, 0), depth) == _twin.perft(size, (0, 0, 0, 0), depth)
 
 
 def test_perft_counts():
@@ -42,17 +42,17 @@ def test_perft_counts():
 @given(team_positions())
 def test_kernel_and_twin_agree(board):
     roles = board.roles
-    assert _rules.position_status(board.size, roles) == _twin.position_status(board.size, roles)
-    moves = _rules.legal_moves(board.size, roles)
+    assert _team_rules.position_status(board.size, roles) == _twin.position_status(board.size, roles)
+    moves = _team_rules.legal_moves(board.size, roles)
     assert moves == _twin.legal_moves(board.size, roles)
     for move in moves:
-        assert _rules.play_move(board.size, roles, move) == _twin.play_move(board.size, roles, move)
+        assert _team_rules.play_move(board.size, roles, move) == _twin.play_move(board.size, roles, move)
 
 
 @settings(max_examples=40)
 @given(team_positions(sizes=(3, 4)))
 def test_perft_2_agrees(board):
-    assert _rules.perft(board.size, board.roles, 2) == _twin.perft(board.size, board.roles, 2)
+    assert _team_rules.perft(board.size, board.roles, 2) == _twin.perft(board.size, board.roles, 2)
 
 
 @settings(max_examples=100)

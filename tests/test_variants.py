@@ -1,5 +1,5 @@
 """One generic test that every board variant passes (as OpenSpiel runs one basic test over
-every game), on the compiled kernels and on the pure-Python twins (the `engine` fixture)."""
+every game), on the compiled kernels and on the pure-Python twins (the `rules` fixture)."""
 import random
 
 import pytest
@@ -33,7 +33,7 @@ def check_invariants(board: BaseBoard) -> None:
 
 @pytest.mark.parametrize("variant, size", VARIANTS,
                          ids=[f"{v.__name__}-{s}x{s}" for v, s in VARIANTS])
-def test_random_play_with_undo(engine, variant, size):
+def test_random_play_with_undo(rules, variant, size):
     rng = random.Random(size * 10 + variant.players)
     for game in range(3):
         board = variant(size=size)

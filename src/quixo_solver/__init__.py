@@ -1,4 +1,4 @@
-"""Exact, fast Quixo: a rules engine on bitboards, tablebases and search.
+"""Exact, fast Quixo: a rules kernel on bitboards, tablebases and search.
 
 >>> from quixo_solver import Board
 >>> board = Board(size=4)

@@ -1,4 +1,4 @@
-"""Chooses the rules engine behind ``Board`` and ``perft``: the Cython kernels, or their
+"""Chooses the rules kernel behind ``Board`` and ``perft``: the Cython kernels, or their
 pure-Python twin when the environment sets ``QUIXO_PURE_PYTHON=1`` (to debug, or to check a
 result against the oracle). Both offer the same functions; see ``_twin`` for their meaning.
 Tablebases and search always run on the compiled kernels."""
@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Protocol
 
-    class Engine(Protocol):
-        """What both engines offer (``_engine.pyi``); mypy checks each module against it."""
+    class Rules(Protocol):
+        """What both rule kernels offer (``_rules.pyi``); mypy checks each module against it."""
 
         def legal_moves(self, size: int, mover: int, opponent: int) -> list[tuple[int, int]]: ...
         def play_move(self, size: int, mover: int, opponent: int, source: int,
@@ -24,16 +24,16 @@ if TYPE_CHECKING:
 
 PURE_PYTHON = os.environ.get("QUIXO_PURE_PYTHON", "") == "1"
 
-engine: "Engine"
+rules: "Rules"
 if PURE_PYTHON:
-    from . import _twin as engine
+    from . import _twin as rules
 else:
     try:
-        from . import _engine as engine
+        from . import _rules as rules
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ImportError(
-            "the compiled quixo_solver._engine is missing; reinstall the package with a C "
-            "compiler, or set QUIXO_PURE_PYTHON=1 to use the (slow) pure-Python engine"
+            "the compiled quixo_solver._rules is missing; reinstall the package with a C "
+            "compiler, or set QUIXO_PURE_PYTHON=1 to use the (slow) pure-Python rules"
         ) from error
 
-__all__ = ["engine", "PURE_PYTHON"]
+__all__ = ["rules", "PURE_PYTHON"]

@@ -3,7 +3,7 @@
 ``perft(board, d)`` counts the move sequences of exactly ``d`` moves, as chess perft does: a
 move that ends the game has no continuations, so a game that ends after fewer than ``d``
 moves adds nothing (it counts only at its own depth). Every board variant counts on its own
-engine (``BaseBoard._perft``).
+rules kernel (``BaseBoard._perft``).
 """
 from __future__ import annotations
 

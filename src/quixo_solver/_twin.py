@@ -1,7 +1,7 @@
-"""Pure-Python twin of the Cython engine: the rules on a grid of cells, no bit tricks.
+"""Pure-Python twin of the Cython rules kernel (_rules.pyx): the rules on a grid of cells, no bit tricks.
 
-It is the test oracle for ``_engine`` and the fallback when ``QUIXO_PURE_PYTHON=1``. It
-speaks the same functions as ``_engine`` (masks in and out, so callers need not care which
+It is the test oracle for ``_rules`` and the fallback when ``QUIXO_PURE_PYTHON=1``. It
+speaks the same functions as ``_rules`` (masks in and out, so callers need not care which
 one they have), but converts the masks to a grid at once and plays on the grid: rows are
 lists read top to bottom, as a position string is written, and a push really slides a list.
 """

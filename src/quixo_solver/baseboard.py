@@ -2,13 +2,13 @@
 one base board holds the move stack, push/pop/copy, equality, the legal-move view, the end of
 the game and rendering; each variant (``Board``: two players, ``TeamBoard``: four players in
 two teams) is a subclass that declares its number of players, its move class and its notation,
-and implements a few primitives on its engine:
+and implements a few primitives on its rules kernel:
 
     _state() / _restore(state)   the position as a tuple (what the move stack's undo keeps)
     _empty(size) / _parse(text)  the state of an empty board / of a position string
     _legal_raw()                 the engine's legal moves (empty once the game is over)
-    _move_of(raw) / _checked(m)  engine move -> move object / legal move object -> engine move
-    _play(raw)                   apply a legal engine move
+    _move_of(raw) / _checked(m)  kernel move -> move object / legal move object -> kernel move
+    _play(raw)                   apply a legal kernel move
     status()                     +1, -1 or 0 for the side to move (SPEC terminal rules)
     transform(k), _perft(depth, threads), __str__
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import geometry, notation, render
-from ._backend import engine
+from ._backend import rules
 from .baseboard import BaseBoard, LegalMoves
 from .errors import GameOverError, IllegalMoveError, MoveError, PositionError
 from .limits import shorten
@@ -87,7 +87,7 @@ class Board(BaseBoard):
         return notation.parse_position(text)
 
     def _legal_raw(self) -> list[tuple[int, int]]:
-        return engine.legal_moves(self.size, self.mover_cubes, self.opponent_cubes)
+        return rules.legal_moves(self.size, self.mover_cubes, self.opponent_cubes)
 
     def _move_of(self, raw: tuple[int, int]) -> Move:
         return Move(notation.square_name(self.size, raw[0]),
@@ -103,14 +103,14 @@ class Board(BaseBoard):
         return source, target
 
     def _play(self, raw: tuple[int, int]) -> None:
-        next_mover, next_opponent = engine.play_move(
+        next_mover, next_opponent = rules.play_move(
             self.size, self.mover_cubes, self.opponent_cubes, *raw)
         turn = OTHER[self.turn]
         x_cubes, o_cubes = (next_mover, next_opponent) if turn == X else (next_opponent, next_mover)
         self._restore((self.size, x_cubes, o_cubes, turn))
 
     def _perft(self, depth: int, threads: int) -> int:
-        return engine.perft(self.size, self.mover_cubes, self.opponent_cubes, depth, threads)
+        return rules.perft(self.size, self.mover_cubes, self.opponent_cubes, depth, threads)
 
     @classmethod
     def from_masks(cls, size: int, mover: int, opponent: int, turn: str = X) -> "Board":
@@ -145,26 +145,26 @@ class Board(BaseBoard):
 
     def key(self) -> int:
         """A 64-bit hash key of the position (board size, cubes and side to move)."""
-        return engine.position_key(self.size, self.mover_cubes, self.opponent_cubes) ^ (
+        return rules.position_key(self.size, self.mover_cubes, self.opponent_cubes) ^ (
             0 if self.turn == X else 1)
 
     def status(self) -> int:
         """+1 if the player to move shows a line (the last mover completed it for them and
         lost), -1 if only the opponent does, 0 while the game goes on."""
-        return engine.position_status(self.size, self.mover_cubes, self.opponent_cubes)
+        return rules.position_status(self.size, self.mover_cubes, self.opponent_cubes)
 
     # -- symmetries --------------------------------------------------------------------------
     def transform(self, symmetry: int) -> "Board":
         """The board under symmetry ``symmetry`` (0..7: k % 4 quarter turns clockwise, then a
         mirror of the files for k >= 4). The move stack is not carried over."""
-        x_cubes = engine.transform_mask(self.size, symmetry, self.x_cubes)
-        o_cubes = engine.transform_mask(self.size, symmetry, self.o_cubes)
+        x_cubes = rules.transform_mask(self.size, symmetry, self.x_cubes)
+        o_cubes = rules.transform_mask(self.size, symmetry, self.o_cubes)
         return self._with_state((self.size, x_cubes, o_cubes, self.turn))
 
     def canonical(self) -> "Board":
         """The representative of the position's symmetry class that every symmetric board
         shares."""
-        mover, opponent, _ = engine.canonical_position(
+        mover, opponent, _ = rules.canonical_position(
             self.size, self.mover_cubes, self.opponent_cubes)
         return Board.from_masks(self.size, mover, opponent, self.turn)
 

@@ -1,6 +1,6 @@
 """Board geometry of N x N Quixo, derived from coordinates by plain Python.
 
-Everything the Cython engine needs as tables (moves, push masks, lines, symmetries) is built
+Everything the Cython kernels need as tables (moves, push masks, lines, symmetries) is built
 here once per board size, readably; the engine only copies the numbers into C arrays.
 
 Bit layout (5x5 shown; 3x3 and 4x4 are the same with N = 3, 4). A square is

@@ -1,4 +1,4 @@
-"""Searching any position: ``Solver`` runs iterative deepening over the Cython engine
+"""Searching any position: ``Solver`` runs iterative deepening over the Cython searcher
 (_search.pyx) and answers from the tablebases wherever a class is built.
 
 The search core that both searches (two players here, four in teams/_team_search.pyx) share:
@@ -85,19 +85,19 @@ class Solver:
             raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
                              f"{shorten(tablebase)}")
         self.tablebase = tablebase
-        self._engines: dict[int, _search.Engine] = {}
+        self._searchers: dict[int, _search.Searcher] = {}
         self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
 
-    def _engine(self, size: int) -> _search.Engine:
-        if size not in self._engines:
-            engine = _search.Engine(size, self.tt_mib)
+    def _searcher(self, size: int) -> _search.Searcher:
+        if size not in self._searchers:
+            searcher = _search.Searcher(size, self.tt_mib)
             if self.tablebase is not None:
                 for a in range(size * size + 1):
                     for b in range(size * size + 1 - a):
                         if self.tablebase.has_table(size, a, b):
-                            engine.add_table(a, b, self.tablebase.table(size, a, b))
-            self._engines[size] = engine
-        return self._engines[size]
+                            searcher.add_table(a, b, self.tablebase.table(size, a, b))
+            self._searchers[size] = searcher
+        return self._searchers[size]
 
     def tablebase_result(self, board: Board) -> SearchResult:
         """The tables' answer with the best move and the line to the end; MissingTableError
@@ -115,7 +115,7 @@ class Solver:
                             source="tablebase")
 
     def prepare(self, size: int) -> None:
-        """Get ready to play on a `size` board before any clock runs, as a chess engine does
+        """Get ready to play on a `size` board before any clock runs, as a chess searcher does
         before its game: allocate the transposition table, open the tables, and measure what
         a move costs beyond its search (a depth-1 search of the empty board)."""
         prepare_solver(self, Board(size=size))
@@ -146,7 +146,7 @@ class Solver:
 
     def _answer_at_once(self, board: Board) -> SearchResult | None:
         """The result of a finished game or of the tables (the best move without the line,
-        which costs a probe per legal move per ply), else None once the engine is ready."""
+        which costs a probe per legal move per ply), else None once the searcher is ready."""
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -160,12 +160,12 @@ class Solver:
                 best = moves[0][0] if moves else None
                 return SearchResult(probe.value, probe.plies, best, [best] if best else [],
                                     source="tablebase")
-        self._engine(board.size)
+        self._searcher(board.size)
         return None
 
     def _iterate(self, board: Board, depth: int | None, seconds: float | None,
                  nodes: int | None, soft: float | None = None) -> SearchResult:
-        return iterate(board, self._engine(board.size),
+        return iterate(board, self._searcher(board.size),
                        lambda b: (b.mover_cubes, b.opponent_cubes),
                        lambda index: _move(board.size, index), depth, seconds, nodes, soft)
 
@@ -200,7 +200,7 @@ class Preparable(Protocol):
 
 
 def prepare_solver(solver: Preparable, board: Any) -> None:
-    """A depth-1 search of `board` builds the solver's engine; a second one is timed as the
+    """A depth-1 search of `board` builds the solver's searcher; a second one is timed as the
     overhead of a move (on the long side: it includes that search)."""
     solver.solve(board, depth=1)
     started = time.perf_counter()
@@ -214,7 +214,7 @@ def solve_on_clock(manager: TimeManager, board: Any, clock: float, increment: fl
                    search: Callable[[Any, int | None, float, int | None, float],
                                     SearchResult]) -> SearchResult:
     """A move on a clock (both solvers): `answer_at_once()` gives a finished game's or a
-    table's result, or None once the engine is ready; a single legal move is played at once;
+    table's result, or None once the searcher is ready; a single legal move is played at once;
     otherwise `search(board, depth, hard, nodes, soft)` runs within the move's allotment.
     The time the move took beyond its search teaches `manager` the overhead."""
     started = time.perf_counter()
@@ -234,8 +234,8 @@ def solve_on_clock(manager: TimeManager, board: Any, clock: float, increment: fl
     return result
 
 
-class SearchEngine(Protocol):
-    """What the driver needs of a search kernel (_search.Engine, teams' TeamEngine)."""
+class SearchKernel(Protocol):
+    """What the driver needs of a search kernel (_search.Searcher, teams' TeamSearcher)."""
 
     nodes: int
     stopped: bool
@@ -247,14 +247,14 @@ class SearchEngine(Protocol):
     def table_move(self, position: Any) -> int: ...
 
 
-def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
+def iterate(board: Any, searcher: SearchKernel, position_of: Callable[[Any], Any],
             move_of: Callable[[int], Any], depth: int | None, seconds: float | None,
             nodes: int | None, soft: float | None = None) -> SearchResult:
-    """Iterative deepening of `board` on a search engine (two- or four-player): the driver of
+    """Iterative deepening of `board` on a search searcher (two- or four-player): the driver of
     both solvers. `position_of(board)` is the engine's form of a board, `move_of(index)` the
-    move of an engine's move index; the engine offers clear, search, root_move (-1: none),
+    move of an engine's move index; the searcher offers clear, search, root_move (-1: none),
     table_move, nodes and stopped. `soft`: start no iteration after that many seconds."""
-    engine.clear()
+    searcher.clear()
     position = position_of(board)
 
     def result_of(score: int, iteration: int) -> SearchResult:
@@ -263,13 +263,13 @@ def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
             mate_plies = MATE_SCORE - abs(score)
             if mate_plies <= iteration:
                 value, plies = ("win" if score > 0 else "loss"), mate_plies
-        best = move_of(engine.root_move) if engine.root_move >= 0 else None
+        best = move_of(searcher.root_move) if searcher.root_move >= 0 else None
         line: list[Any] = []
         child = board.copy(stack=False)
         for _ in range(iteration):
             if child.is_game_over():
                 break
-            index = engine.table_move(position_of(child))
+            index = searcher.table_move(position_of(child))
             if index < 0:
                 break
             line.append(move_of(index))
@@ -277,23 +277,23 @@ def iterate(board: Any, engine: SearchEngine, position_of: Callable[[Any], Any],
         return SearchResult(value, plies, best, line, depth=iteration, score=score)
 
     result = deepen(
-        lambda iteration, left, spent: engine.search(position, iteration, left, nodes or 0,
+        lambda iteration, left, spent: searcher.search(position, iteration, left, nodes or 0,
                                                      spent),
-        engine, result_of, depth, seconds, nodes, soft)
-    if result.best_move is None and engine.root_move >= 0:
-        result.best_move = move_of(engine.root_move)
+        searcher, result_of, depth, seconds, nodes, soft)
+    if result.best_move is None and searcher.root_move >= 0:
+        result.best_move = move_of(searcher.root_move)
     if result.best_move is None:  # stopped before depth 1 finished: any legal move
         result.best_move = next(iter(board.legal_moves))
     return result
 
 
-def deepen(search_to: Callable[[int, float, int], int], engine: SearchEngine,
+def deepen(search_to: Callable[[int, float, int], int], searcher: SearchKernel,
            result_of: Callable[[int, int], SearchResult], depth: int | None,
            seconds: float | None, nodes: int | None,
            soft: float | None = None) -> SearchResult:
     """Iterative deepening: search_to(iteration, seconds left, nodes spent) -> score, until a
     result is proven or a limit is reached; result_of(score, iteration) reads a completed
-    iteration. `engine` reports `nodes` and `stopped`. Shared by the two- and four-player
+    iteration. `searcher` reports `nodes` and `stopped`. Shared by the two- and four-player
     solvers. `soft`: no iteration starts after that many seconds (a clock's move: the next
     iteration would take several times as long as all before it)."""
     max_depth = depth or (_search.DEPTH_LIMIT if seconds or nodes
@@ -308,8 +308,8 @@ def deepen(search_to: Callable[[int, float, int], int], engine: SearchEngine,
             if left <= 0:
                 break
         score = search_to(iteration, left, spent)
-        spent = engine.nodes
-        if engine.stopped:
+        spent = searcher.nodes
+        if searcher.stopped:
             break
         result = result_of(score, iteration)
         if result.value != "unknown":

@@ -1,6 +1,6 @@
 # The search heuristic (documented in search.py), from the side to move: `mine` are the cubes
 # of the side to move (a team's in the four-player game), `theirs` the other side's.
-from .._engine cimport Geometry, mask_t, popcount
+from .._rules cimport Geometry, mask_t, popcount
 
 cdef enum:
     ENDS = 6     # both end cubes of a rank or file: who can push along it

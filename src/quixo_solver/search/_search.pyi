@@ -5,7 +5,7 @@ PROVEN_BOUND: int
 DEPTH_LIMIT: int
 FILE_ESCAPE_BYTE: int
 
-class Engine:
+class Searcher:
     size: int
     entries: int
     nodes: int

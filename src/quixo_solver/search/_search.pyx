@@ -27,7 +27,7 @@ from ..tablebase.files import CorruptTableError
 
 quixo_crc_fill()
 
-from .._engine cimport (
+from .._rules cimport (
     MAX_MOVES, NO_MOVE, Geometry, geometry_of, has_line, is_legal, mask_t, near_line, pack, play,
     popcount,
 )
@@ -48,7 +48,7 @@ cdef enum:
     DAMAGED = -2       # _stored_code: the value's block or escapes are damaged
 
 
-cdef class Engine:
+cdef class Searcher:
     """Search state for one board size: the transposition table, the tables to probe, the
     limits and the counters."""
     cdef const Geometry* g

@@ -3,7 +3,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 import numpy as np
 
-from .._engine cimport popcount
+from .._rules cimport popcount
 from .. import geometry as _geometry
 from ..errors import PositionError
 

@@ -2,7 +2,7 @@
 
 Round n gives "win in n" to every undecided position with a child lost in n - 1, and
 "loss in n" to every undecided position whose children are all won, the longest in n - 1.
-Moves come from the pure-Python engine. Slow (use it on 3x3 classes with many cubes), and
+Moves come from the pure-Python rules. Slow (use it on 3x3 classes with many cubes), and
 obviously right: it is the rule of SPEC "Plies" applied as written.
 """
 from __future__ import annotations

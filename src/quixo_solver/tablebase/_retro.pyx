@@ -43,7 +43,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from .._engine cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
+from .._rules cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._value_code cimport (CODE_MASK, DRAW_CODE, HOLE, LONGEST_PLIES, SETTLED, WEIGHT_UNIT,
                           is_loss, is_win, loss_in, plies_of, win_in)

@@ -15,7 +15,7 @@ from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from .._engine cimport (
+from .._rules cimport (
     Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
     popcount, status,
 )

@@ -4,7 +4,7 @@ A unit of work is a class pair {(a, b), (b, a)}: its positions move inside the p
 mover takes an own cube) or into the pairs {(a + 1, b)} and {(a, b + 1)} (the mover takes a
 blank, which then shows the mover's symbol). So a pair needs exactly those two pairs, and
 solving by decreasing number of cubes meets every need. ``units`` states each unit's inputs
-and outputs explicitly, so that a scheduler other than ``builder.build`` (a cluster engine,
+and outputs explicitly, so that a scheduler other than ``builder.build`` (a cluster scheduler,
 say) can run them.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The four-player rules engine: the Cython kernels, or the pure-Python twin when the
+"""The four-player rules kernel: the Cython kernels, or the pure-Python twin when the
 environment sets QUIXO_PURE_PYTHON=1 (as for two players)."""
 from typing import TYPE_CHECKING
 
@@ -7,20 +7,20 @@ from .._backend import PURE_PYTHON
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from ._rules import Move, Roles
+    from ._team_rules import Move, Roles
 
-    class TeamEngine(Protocol):
-        """What both engines offer (``_rules.pyi``); mypy checks each module against it."""
+    class TeamRules(Protocol):
+        """What both rule kernels offer (``_team_rules.pyi``); mypy checks each module against it."""
 
         def legal_moves(self, size: int, roles: Roles) -> list[Move]: ...
         def play_move(self, size: int, roles: Roles, move: Move) -> Roles: ...
         def position_status(self, size: int, roles: Roles) -> int: ...
         def perft(self, size: int, roles: Roles, depth: int, threads: int = ...) -> int: ...
 
-engine: "TeamEngine"
+rules: "TeamRules"
 if PURE_PYTHON:
-    from . import _twin as engine
+    from . import _twin as rules
 else:
-    from . import _rules as engine
+    from . import _team_rules as rules
 
-__all__ = ["engine"]
+__all__ = ["rules"]

@@ -17,8 +17,8 @@ from libc.stdint cimport uint16_t, uint32_t
 import numpy as np
 
 from ..tablebase._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
-from .._engine cimport Geometry, geometry_of, mask_t
-from ._rules cimport PASS_MOVE, ROLES, Roles, is_legal_code, must_pass, play_code, team_status
+from .._rules cimport Geometry, geometry_of, mask_t
+from ._team_rules cimport PASS_MOVE, ROLES, Roles, is_legal_code, must_pass, play_code, team_status
 
 
 cdef inline uint32_t index_of(const uint32_t* digit_values, int cell_count,

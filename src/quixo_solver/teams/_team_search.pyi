@@ -3,7 +3,7 @@ MATE_SCORE: int
 PROVEN_BOUND: int
 DEPTH_LIMIT: int
 
-class TeamEngine:
+class TeamSearcher:
     size: int
     entries: int
     nodes: int

@@ -15,7 +15,7 @@ table entries hold wherever a position recurs.
 from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 
-from .._engine cimport MAX_MOVES, Geometry, geometry_of, mask_t, near_line
+from .._rules cimport MAX_MOVES, Geometry, geometry_of, mask_t, near_line
 from .._interrupt cimport stop_watching, watch_interrupts
 from ..search._heuristic cimport evaluate
 from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_distance_prunes,
@@ -23,7 +23,7 @@ from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_
 from ..search._ordering cimport THREAT_DEPTH, bring_next, order_key
 from ..search._table cimport (Entry, Table, bound_of, table_allocate, table_clear, table_cutoff,
                               table_free, table_new_search, table_probe, table_store)
-from ._rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
+from ._team_rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
 cdef enum:
@@ -41,7 +41,7 @@ cdef inline uint64_t high_key(const Roles* p) noexcept nogil:
     return <uint64_t>p.cubes[2] | (<uint64_t>p.cubes[3] << 25)
 
 
-cdef class TeamEngine:
+cdef class TeamSearcher:
     """Search state for one board size: transposition table, limits, counters."""
     cdef const Geometry* g
     cdef readonly int size

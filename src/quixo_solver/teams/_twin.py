@@ -2,7 +2,7 @@
 
 Cells hold the role of the player a cube's dot points at (0 own ... 3 last, see notation.py)
 or BLANK; a push really slides a list, and handing the turn on really relabels the cells.
-Same functions as `_rules`: role masks in and out. A move is (source, target, to_mate);
+Same functions as `_team_rules`: role masks in and out. A move is (source, target, to_mate);
 None is a pass.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..errors import DepthError, PositionError
 from ..geometry import check_size
 
 if TYPE_CHECKING:
-    from ._rules import Move, Roles
+    from ._team_rules import Move, Roles
 
 BLANK = -1
 OWN, NEXT, MATE, LAST = range(4)

@@ -18,10 +18,10 @@ from ..errors import GameOverError, IllegalMoveError, MoveError
 from .._perft import perft as any_board_perft
 from ..notation import parse_square, square_name
 from . import notation
-from ._backend import engine
+from ._backend import rules
 
 if TYPE_CHECKING:
-    from ._rules import Move as RawMove
+    from ._team_rules import Move as RawMove
 
 
 @dataclass(frozen=True, order=True)
@@ -94,7 +94,7 @@ class TeamBoard(BaseBoard):
         return notation.parse_position(text)
 
     def _legal_raw(self) -> list[RawMove]:
-        return engine.legal_moves(self.size, self.roles)
+        return rules.legal_moves(self.size, self.roles)
 
     def _move_of(self, raw: RawMove) -> TeamMove:
         if raw is None:
@@ -104,7 +104,7 @@ class TeamBoard(BaseBoard):
     def _checked(self, move: TeamMove) -> RawMove:
         """The engine's form of a legal move; MoveError (IllegalMoveError) otherwise."""
         raw = move.squares(self.size)
-        legal = engine.legal_moves(self.size, self.roles)
+        legal = rules.legal_moves(self.size, self.roles)
         if not legal:
             raise GameOverError(f"the game is over in {self}; no move {move} can be played")
         if raw not in legal:
@@ -120,12 +120,12 @@ class TeamBoard(BaseBoard):
         return raw
 
     def _play(self, raw: RawMove) -> None:
-        roles = engine.play_move(self.size, self.roles, raw)
+        roles = rules.play_move(self.size, self.roles, raw)
         to_move = (self.to_move + 1) % 4
         self._restore((self.size, notation.from_roles(roles, to_move), to_move))
 
     def _perft(self, depth: int, threads: int) -> int:
-        return engine.perft(self.size, self.roles, depth, threads)
+        return rules.perft(self.size, self.roles, depth, threads)
 
     @classmethod
     def from_roles(cls, size: int, roles: tuple[int, ...], to_move: int = 0) -> "TeamBoard":
@@ -156,10 +156,10 @@ class TeamBoard(BaseBoard):
 
     def status(self) -> int:
         """+1 if the team to move shows a line, -1 if only the other team does, else 0."""
-        return engine.position_status(self.size, self.roles)
+        return rules.position_status(self.size, self.roles)
 
     def transform(self, symmetry: int) -> "TeamBoard":
-        from .._backend import engine as two_player
+        from .._backend import rules as two_player
         return self._with_state((self.size, tuple(two_player.transform_mask(self.size, symmetry, c)
                                                   for c in self.cubes), self.to_move))
 

@@ -61,13 +61,13 @@ class TeamSolver:
 
     def __init__(self, tt_mib: float = 64) -> None:
         self.tt_mib = check_table_mib(tt_mib)
-        self._engines: dict[int, _team_search.TeamEngine] = {}
+        self._searchers: dict[int, _team_search.TeamSearcher] = {}
         self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
 
-    def _engine(self, size: int) -> _team_search.TeamEngine:
-        if size not in self._engines:
-            self._engines[size] = _team_search.TeamEngine(size, self.tt_mib)
-        return self._engines[size]
+    def _searcher(self, size: int) -> _team_search.TeamSearcher:
+        if size not in self._searchers:
+            self._searchers[size] = _team_search.TeamSearcher(size, self.tt_mib)
+        return self._searchers[size]
 
     def table_result(self, board: TeamBoard) -> SearchResult:
         """The exact answer of the complete 3x3 solution, with a best move and the line."""
@@ -104,7 +104,7 @@ class TeamSolver:
 
     def _answer_at_once(self, board: TeamBoard) -> SearchResult | None:
         """A finished game's result, or the 3x3 solution's with the best move alone; else
-        None once the engine is ready."""
+        None once the searcher is ready."""
         status = board.status()
         if status:
             return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
@@ -113,12 +113,12 @@ class TeamSolver:
             move = min(((move, _after(board, move)) for move in board.legal_moves),
                        key=lambda row: _preference(row[1]))[0]
             return SearchResult(value, plies, move, [move], source="tablebase")
-        self._engine(board.size)
+        self._searcher(board.size)
         return None
 
     def _iterate(self, board: TeamBoard, depth: int | None, seconds: float | None,
                  nodes: int | None, soft: float | None = None) -> SearchResult:
-        return iterate(board, self._engine(board.size), lambda b: b.roles,
+        return iterate(board, self._searcher(board.size), lambda b: b.roles,
                        lambda code: _move_of(board.size, code), depth, seconds, nodes, soft)
 
     def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,

@@ -1,6 +1,6 @@
 """Four-player Quixo rules on bitboards: move generation, pushes with dots, lines, perft.
 
-The kernels are the inline functions of _rules.pxd; the Python functions below validate their
+The kernels are the inline functions of _team_rules.pxd; the Python functions below validate their
 arguments (the twin's checks), then run a kernel. A move is (source, target, to_mate) or None
 for a pass, as in the twin.
 """
@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from .._engine cimport MAX_MOVES, geometry_of
+from .._rules cimport MAX_MOVES, geometry_of
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ..errors import DepthError
 

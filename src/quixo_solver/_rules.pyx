@@ -2,7 +2,7 @@
 """Two-player Quixo rules on bitboards: move generation, pushes, lines, symmetries, perft.
 
 The tables are copied from geometry.py at import; the kernels are the inline functions of
-_engine.pxd. The Python functions below validate their arguments, then run a kernel.
+_rules.pxd. The Python functions below validate their arguments, then run a kernel.
 """
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t

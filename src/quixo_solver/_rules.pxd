@@ -1,4 +1,4 @@
-# The typed contract of the two-player rules engine. Bit layout: see geometry.py (square
+# The typed contract of the two-player rules kernel. Bit layout: see geometry.py (square
 # rank_index * N + file_index, a1 = bit 0). A position is (mover, opponent): the cubes of the
 # player to move and of the other player; blanks are the squares in neither mask.
 #

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from quixo_solver import _engine, _twin
+from quixo_solver import _rules, _twin
 
 
 def random_positions(size, count, seed=1):
@@ -25,7 +25,7 @@ def random_positions(size, count, seed=1):
 POSITIONS = random_positions(5, 200)
 
 
-@pytest.mark.parametrize("engine", [_engine, _twin], ids=["cython", "twin"])
+@pytest.mark.parametrize("engine", [_rules, _twin], ids=["cython", "twin"])
 def test_move_generation_and_play(benchmark, engine):
     def generate_and_play():
         total = 0
@@ -37,14 +37,14 @@ def test_move_generation_and_play(benchmark, engine):
     benchmark(generate_and_play)
 
 
-@pytest.mark.parametrize("engine", [_engine, _twin], ids=["cython", "twin"])
+@pytest.mark.parametrize("engine", [_rules, _twin], ids=["cython", "twin"])
 def test_perft_4x4_depth_3(benchmark, engine):
     assert benchmark(engine.perft, 4, 0, 0, 3) == 28312
 
 
 def test_perft_5x5_depth_5_cython(benchmark):
-    assert benchmark(_engine.perft, 5, 0, 0, 5) == 118928388
+    assert benchmark(_rules.perft, 5, 0, 0, 5) == 118928388
 
 
 def test_perft_5x5_depth_6_cython(benchmark):
-    assert benchmark.pedantic(_engine.perft, args=(5, 0, 0, 6), rounds=3) == 4422929160
+    assert benchmark.pedantic(_rules.perft, args=(5, 0, 0, 6), rounds=3) == 4422929160
