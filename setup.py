@@ -72,6 +72,7 @@ EXTENSIONS = [
     extension("quixo_solver.tablebase._orbit_index"),
     extension("quixo_solver.tablebase._retro"),
     extension("quixo_solver.tablebase._verify"),
+    extension("quixo_solver.search._search_state"),
     extension("quixo_solver.search._search"),
     extension("quixo_solver.teams._team_rules"),
     extension("quixo_solver.teams._solve"),

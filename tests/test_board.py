@@ -1,6 +1,8 @@
 """The python-chess style API: Board, Move, legal_moves, push/pop, results, symmetries."""
+import math
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import (
@@ -12,9 +14,11 @@ from quixo_solver import (
     MoveError,
     PositionError,
     QuixoError,
+    SymmetryError,
 )
 
 from .conftest import positions
+from .refusals import returns_or_refuses
 
 EMPTY_5 = "...../...../...../...../..... X"
 
@@ -177,3 +181,26 @@ def test_copy_is_independent_and_renderings_show_the_board(rules):
     assert "1 | . . . . X" in board.render()
     svg = board._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<path") == 1 and svg.count("<circle") == 0
+
+
+# -- bad input, named ----------------------------------------------------------------------
+@pytest.mark.parametrize("symmetry", ["1", None, 2**64, 1.5, 8, -1, math.nan, True])
+def test_a_bad_symmetry_is_a_symmetry_error(symmetry):
+    with pytest.raises(SymmetryError, match="symmetry must be"):
+        Board().transform(symmetry)
+
+
+numbers = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
+                    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8))
+texts = st.one_of(st.text(max_size=40), st.text(alphabet="XOxo./ 12", max_size=40),
+                  st.none(), st.integers())
+
+
+@settings(max_examples=300)
+@given(text=texts, number=numbers)
+def test_fuzz_positions_moves_sizes_and_symmetries(text, number):
+    if text is not None:            # Board(None) is the empty board
+        returns_or_refuses(lambda: Board(text), PositionError)
+    returns_or_refuses(lambda: Board().push(text), MoveError)
+    returns_or_refuses(lambda: Board(size=number), BoardSizeError)
+    returns_or_refuses(lambda: Board().transform(number), SymmetryError)

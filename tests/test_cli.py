@@ -46,10 +46,7 @@ def test_perft_text(capsys):
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_exits_2_with_a_message(capsys, argv, fragment):
-    try:
-        status = main(argv)
-    except SystemExit as exit:  # argparse's own usage errors
-        status = exit.code
+    status = main(argv)
     err = capsys.readouterr().err
     assert status == 2
     assert fragment in err
@@ -156,10 +153,7 @@ def test_undo_gives_the_clocks_back():
      "game pairs from 1"),
 ])
 def test_bad_clocks_and_matches_exit_2_with_one_line(capsys, argv, fragment):
-    try:
-        status = main(argv)
-    except SystemExit as exit:
-        status = exit.code
+    status = main(argv)
     err = capsys.readouterr().err
     assert status == 2 and fragment in err
     assert "Traceback" not in err and err.count("\n") == 1
@@ -197,3 +191,77 @@ def test_match_with_tables_builds_the_small_board_tables_once_first(capsys, tmp_
     assert status == 0 and "built the 3x3 tables" in err
     assert any(folder.glob("quixo3x3-*.qtb"))
     assert json.loads(out)["games"] == 2
+
+
+EMPTY_5 = "...../...../...../...../..... X"
+RUN = [sys.executable, "-m", "quixo_solver"]
+
+
+# -- bad command lines: one line, exit status 2 ---------------------------------------------
+def _run_main(capsys, argv):
+    status = main(argv)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+BAD_COMMAND_LINES = [
+    ["perft", EMPTY_5, "2147483648"],
+    ["perft", EMPTY_5, "3", "--threads", str(2**63)],
+    ["perft", EMPTY_5, "-1"],
+    ["perft", "X" * 131_000 + " X", "1"],
+    ["perft", EMPTY_5],
+    ["solve", EMPTY_4, "--hash", "1e13"],
+    ["solve", EMPTY_4, "--hash", "1e9"],
+    ["solve", EMPTY_4, "--hash", "0"],
+    ["solve", EMPTY_4, "--hash", "lots"],
+    ["solve", EMPTY_4, "--time", "0"],
+    ["solve", EMPTY_4, "--time", "inf"],
+    ["solve", EMPTY_4, "--depth", "0"],
+    ["solve", EMPTY_4, "--jobs", str(10**30)],
+    ["solve", "Xx..o/...../...../...../..... Q1"],
+    ["analyze", EMPTY_4, "--depth", "1000"],
+    ["tablebase", "build", "--size", "4", "--jobs", str(10**30)],
+    ["tablebase", "build", "--size", "6"],
+    ["tablebase", "build", "--size", "4", "--max-blanks", "-1"],
+    ["tablebase", "verify", "--size", "3", "--jobs", str(10**30)],
+    ["tablebase", "probe", "X.x../...../...../...../..... O1"],
+    ["frobnicate"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_COMMAND_LINES, ids=lambda argv: " ".join(argv)[:40])
+def test_bad_command_lines_exit_2_with_one_line(capsys, tmp_path, argv):
+    status, out, err = _run_main(capsys, argv + (["--dir", str(tmp_path)]
+                                                 if argv[0] == "tablebase" else []))
+    assert status == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("quixo"), err
+    assert len(err) < 400
+
+
+@pytest.mark.parametrize("command", ["stats", "verify"])
+def test_stats_and_verify_refuse_folders_without_tables(capsys, tmp_path, command):
+    a_file = tmp_path / "a file"
+    a_file.write_text("x")
+    for folder, message in ((tmp_path / "missing", "no tablebase folder"),
+                            (a_file, "is not a folder"), (tmp_path, "no table of the 4x4")):
+        status, out, err = _run_main(capsys, ["tablebase", command, "--size", "4",
+                                              "--dir", str(folder)])
+        assert (status, out) == (2, "")
+        assert message in err and err.count("\n") == 1
+
+
+def test_the_installed_command_has_no_traceback_on_bad_input():
+    result = subprocess.run(RUN + ["solve", EMPTY_4, "--hash", "1e30"], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "Traceback" not in result.stderr and "MiB" in result.stderr
+
+
+def test_a_broken_pipe_exits_quietly():
+    process = subprocess.Popen(RUN + ["perft", EMPTY_4, "1", "--divide"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()    # the reader goes away before the first line
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert err == b""

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from quixo_solver import Board, SearchResult
-from quixo_solver.baseboard import parse_board
+from quixo_solver.variants import parse_board
 from quixo_solver.clock import TimeControl
 from quixo_solver.errors import ClockError, MatchError
 from quixo_solver.match import (EngineSetting, MatchSettings, opening, play_game,
@@ -81,7 +81,7 @@ def test_bad_engine_settings_name_the_problem(text, error, fragment):
     ({"size": 6}, "size"),
     ({"opening_plies": 41}, "opening plies"),
     ({"opening_plies": 4, "max_plies": 4}, "more than the opening's 4 plies"),
-    ({"players": 4, "engine_b": DEPTH_1}, "tables=off applies to two-player games"),
+    ({"players": 4, "engine_b": DEPTH_1}, "tables=off applies to games with tablebases"),
 ])
 def test_bad_match_settings_name_the_problem(kwargs, fragment):
     arguments = {"engine_a": EngineSetting(depth=1), "engine_b": EngineSetting(depth=1),

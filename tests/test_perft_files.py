@@ -1,8 +1,6 @@
 """Runs the perft files of tests/data (python-chess keeps its perft files the same way): each
 count on the compiled kernels, and every count up to TWIN_LIMIT on the pure-Python twin too.
 A mismatch prints the count per first move, to find the move generator's fault."""
-from pathlib import Path
-
 import pytest
 
 from quixo_solver import parse_board, perft, perft_divide
@@ -10,27 +8,9 @@ from quixo_solver import _twin
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import _twin as team_twin
 
-DATA = Path(__file__).parent / "data"
+from .perft_data import all_cases
+
 TWIN_LIMIT = 30_000
-
-
-def read_perft_file(path: Path) -> list[tuple[str, str, int, int]]:
-    """(id, position, depth, nodes) for every `perft` line of the file."""
-    cases, name, position = [], None, None
-    for line in path.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        key, _, value = line.partition(" ")
-        if key == "id":
-            name, position = value, None
-        elif key == "position":
-            position = value
-        elif key == "perft":
-            depth, nodes = value.split()
-            cases.append((name, position, int(depth), int(nodes)))
-        else:
-            raise ValueError(f"{path.name}: unknown line {line!r}")
-    return cases
 
 
 def twin_perft(board, depth: int) -> int:
@@ -44,8 +24,7 @@ def divide_report(board, depth: int) -> str:
     return "\n".join(["per first move:"] + lines)
 
 
-CASES = [(path.stem, *case) for path in sorted(DATA.glob("*.perft"))
-         for case in read_perft_file(path)]
+CASES = all_cases()
 
 
 @pytest.mark.parametrize("file, name, position, depth, nodes", CASES,

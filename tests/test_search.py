@@ -1,17 +1,20 @@
 """The search: whatever it claims as proven equals the tablebase, exactly."""
 import json
+import math
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from quixo_solver import Board, DepthError, QuixoError
+from quixo_solver import Board, DepthError, LimitError, PositionError, QuixoError
 from quixo_solver.cli import main
 from quixo_solver.play import run
 from quixo_solver.search import Solver
 from quixo_solver.tablebase import Tablebase
 
 from .conftest import positions
+from .refusals import assert_one_line, returns_or_refuses
 
 
 def random_board(rng, size, blanks):
@@ -156,10 +159,9 @@ def test_cli_solve_and_analyze_json(tables, capsys):
 
 def test_cli_refuses_bad_search_options(capsys):
     for argv in (["solve", "--time", "-2"], ["solve", "--depth", "0"], ["solve", "--size", "6"]):
-        with pytest.raises(SystemExit) as exit:
-            main(argv)
-        assert exit.value.code == 2
-    assert "Traceback" not in capsys.readouterr().err
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("quixo: error: argument --") and err.count("\n") == 1
 
 
 def test_play_takes_moves_rejects_bad_ones_and_undoes(tables):
@@ -199,3 +201,47 @@ def test_the_heuristic_is_the_same_on_symmetric_positions(position):
     for symmetry in range(8):
         assert searcher.evaluate(_rules.transform_mask(size, symmetry, mover),
                                _rules.transform_mask(size, symmetry, opponent)) == value
+
+
+# -- bad input, named ----------------------------------------------------------------------
+BAD_SOLVER_CALLS = {
+    "solve time '5'": (lambda: Solver().solve(Board(size=4), time="5"), LimitError),
+    "solve time nan": (lambda: Solver().solve(Board(size=4), time=math.nan), LimitError),
+    "solve time inf": (lambda: Solver().solve(Board(size=4), time=math.inf), LimitError),
+    "solve depth 10**30": (lambda: Solver().solve(Board(), depth=10**30), DepthError),
+    "solve nodes 0": (lambda: Solver().solve(Board(), nodes=0), LimitError),
+    "tt_mib '64'": (lambda: Solver(tt_mib="64"), LimitError),
+    "tt_mib None": (lambda: Solver(tt_mib=None), LimitError),
+    "tt_mib 1e13": (lambda: Solver(tt_mib=1e13), LimitError),
+    "tt_mib 1e30": (lambda: Solver(tt_mib=1e30), LimitError),
+    "tt_mib inf": (lambda: Solver(tt_mib=math.inf), LimitError),
+    "tt_mib nan": (lambda: Solver(tt_mib=math.nan), LimitError),
+    "tt_mib 0": (lambda: Solver(tt_mib=0), LimitError),
+    "tablebase 42": (lambda: Solver(tablebase=42), QuixoError),
+    "solve a string": (lambda: Solver().solve("a string"), PositionError),
+    "analyze a string": (lambda: Solver().analyze("a string"), PositionError),
+    "analyze depth 0": (lambda: Solver().analyze(Board(size=4), depth=0), DepthError),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SOLVER_CALLS))
+def test_bad_solver_input_raises_the_named_error(name):
+    call, expected = BAD_SOLVER_CALLS[name]
+    with pytest.raises(expected) as raised:
+        call()
+    assert_one_line(raised.value)
+
+
+numbers = st.one_of(st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
+                    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=8))
+
+
+@settings(max_examples=150)
+@given(depth=numbers, seconds=numbers, mib=numbers,
+       text=st.one_of(st.text(max_size=40), st.none(), st.integers()))
+def test_fuzz_solver_arguments(depth, seconds, mib, text):
+    # a node limit keeps every accepted search short
+    returns_or_refuses(lambda: Solver(tt_mib=mib), LimitError)
+    returns_or_refuses(lambda: Solver(tt_mib=1).solve(Board(size=5), depth=depth, time=seconds,
+                                                      nodes=2000), LimitError, DepthError)
+    returns_or_refuses(lambda: Solver(tt_mib=1).solve(text), PositionError)

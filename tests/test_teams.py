@@ -6,11 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quixo_solver.errors import GameOverError, IllegalMoveError, MoveError, PositionError
+from quixo_solver import Board, SymmetryError
+from quixo_solver.errors import (DepthError, GameOverError, IllegalMoveError, LimitError,
+                                 MoveError, PositionError)
 from quixo_solver.teams import TeamBoard, TeamMove, _team_rules, _twin, perft
 from quixo_solver.teams import notation
 from quixo_solver.teams.solve import TeamSolver, decode, small_board, table_value
 from quixo_solver.teams import _solve
+
+from .refusals import assert_one_line, returns_or_refuses
 
 
 @st.composite
@@ -208,3 +212,31 @@ def test_analyze_on_3x3_lists_every_move_best_first():
     rows = TeamSolver().analyze(TeamBoard(size=3))
     assert len(rows) == 40
     assert rows[0][1].value == "win" and rows[0][1].plies == 7
+
+
+# -- bad input, named ----------------------------------------------------------------------
+@pytest.mark.parametrize("call, error", [
+    (lambda: TeamBoard().transform("1"), SymmetryError),
+    (lambda: perft(TeamBoard(size=3), "2"), DepthError),
+    (lambda: perft(TeamBoard(size=3), None), DepthError),
+    (lambda: perft(TeamBoard(size=3), 1.5), DepthError),
+    (lambda: perft(TeamBoard(size=3), 1, threads=-2), LimitError),
+    (lambda: TeamSolver(tt_mib=1e30), LimitError),
+    (lambda: TeamSolver().solve(Board(size=3)), PositionError),
+], ids=["transform '1'", "perft '2'", "perft None", "perft 1.5", "perft threads -2",
+        "tt_mib 1e30", "solve a Board"])
+def test_bad_team_input_raises_the_named_error(call, error):
+    with pytest.raises(error) as raised:
+        call()
+    assert_one_line(raised.value)
+
+
+@settings(max_examples=200)
+@given(text=st.one_of(st.text(max_size=40), st.text(alphabet="XOxo./ 12", max_size=40),
+                      st.integers()),
+       symmetry=st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70),
+                          st.floats(allow_nan=True), st.text(max_size=4)))
+def test_fuzz_team_positions_moves_and_symmetries(text, symmetry):
+    returns_or_refuses(lambda: TeamBoard(text), PositionError)
+    returns_or_refuses(lambda: TeamBoard(size=3).push(text), MoveError)
+    returns_or_refuses(lambda: TeamBoard(size=3).transform(symmetry), SymmetryError)

@@ -6,7 +6,7 @@
 32
 """
 from ._backend import PURE_PYTHON
-from .baseboard import BaseBoard, parse_board
+from .baseboard import BaseBoard
 from .board import Board, LegalMoveGenerator, Move
 from .errors import (
     BoardSizeError,
@@ -17,10 +17,12 @@ from .errors import (
     MoveError,
     PositionError,
     QuixoError,
+    SymmetryError,
 )
 from ._perft import perft, perft_divide
 from .search import SearchResult, Solver
 from .tablebase import MissingTableError, Tablebase
+from .variants import Variant, find_variant, parse_board, variant_of
 
 __version__ = "0.1.0"
 
@@ -34,14 +36,19 @@ __all__ = [
     "LegalMoveGenerator",
     "LimitError",
     "MissingTableError",
+    "MoveError",
     "Move",
     "PURE_PYTHON",
     "PositionError",
     "QuixoError",
     "SearchResult",
     "Solver",
+    "SymmetryError",
     "Tablebase",
+    "Variant",
+    "find_variant",
     "parse_board",
     "perft",
     "perft_divide",
+    "variant_of",
 ]

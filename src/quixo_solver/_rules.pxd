@@ -152,3 +152,13 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL
     return x ^ (x >> 31)
 
+
+# Perft shared by both variants (_rules.pyx): a position's masks as a row of the frontier, and
+# the count of one row with `depth` plies left.
+cdef enum:
+    POLL_DEPTH = 4          # perft nodes with this many plies left look at the Ctrl-C flag
+
+ctypedef uint64_t (*RowPerft)(const Geometry* g, const mask_t* row, int depth) noexcept nogil
+
+cdef object perft_in_parallel(const Geometry* g, tuple start, int depth, int threads,
+                              children, RowPerft count)

@@ -17,7 +17,6 @@ import numpy as np
 from . import geometry as _geometry
 from .errors import DepthError
 
-DEF POLL_DEPTH = 4          # perft nodes with this many plies left look at the Ctrl-C flag
 
 cdef Geometry _tables[MAX_SIZE + 1]
 
@@ -171,34 +170,45 @@ def perft(int size, mover, opponent, int depth, int threads=0):
         return 1
     if status(g, mover, opponent) != STATUS_ONGOING:
         return 0
-    if threads <= 0:
-        threads = os.cpu_count() or 1
 
-    # Expand a few plies breadth-first so that the cores share many independent subtrees
-    # (a game that ends during the expansion has plies left to go: it adds nothing).
-    cdef int remaining = depth
-    cdef mask_t next_mover, next_opponent
-    cdef int move
-    frontier = [(mover, opponent)]
-    while remaining > 3 and len(frontier) < 512 * threads:
-        expanded = []
-        for position in frontier:
-            for move in range(g.move_count):
-                if not is_legal(g, move, position[1]):
-                    continue
+    def children(position):
+        cdef mask_t next_mover, next_opponent
+        cdef int move
+        found = []
+        for move in range(g.move_count):
+            if is_legal(g, move, position[1]):
                 play(g, move, position[0], position[1], &next_mover, &next_opponent)
                 if not (has_line(g, next_mover) or has_line(g, next_opponent)):
-                    expanded.append((next_mover, next_opponent))
-        frontier = expanded
-        remaining -= 1
+                    found.append((next_mover, next_opponent))
+        return found
 
-    cdef mask_t[:, ::1] positions = np.array(frontier, dtype=np.uint32).reshape(-1, 2)
-    cdef Py_ssize_t i, count = positions.shape[0]
+    return perft_in_parallel(g, (mover, opponent), depth, threads, children, _perft_row)
+
+
+cdef uint64_t _perft_row(const Geometry* g, const mask_t* row, int depth) noexcept nogil:
+    return _perft(g, row[0], row[1], depth)
+
+
+cdef object perft_in_parallel(const Geometry* g, tuple start, int depth, int threads,
+                              children, RowPerft count):
+    """Perft of a position that is not over (both variants): expand a few plies breadth-first
+    with `children(position)` (the positions after each move that does not end the game: a
+    game that ends during the expansion has plies left to go, it adds nothing), so that the
+    cores share many independent subtrees, then `count(g, row, plies left)` each of them."""
+    if threads <= 0:
+        threads = os.cpu_count() or 1
+    cdef int remaining = depth
+    frontier = [start]
+    while remaining > 3 and len(frontier) < 512 * threads:
+        frontier = [child for position in frontier for child in children(position)]
+        remaining -= 1
+    cdef mask_t[:, ::1] rows = np.array(frontier, dtype=np.uint32).reshape(-1, len(start))
+    cdef Py_ssize_t i
     cdef uint64_t total = 0
     watch_interrupts()
     try:
-        for i in prange(count, nogil=True, schedule="dynamic", num_threads=threads):
-            total += _perft(g, positions[i, 0], positions[i, 1], remaining)
+        for i in prange(rows.shape[0], nogil=True, schedule="dynamic", num_threads=threads):
+            total += count(g, &rows[i, 0], remaining)
     finally:
         stop_watching()
     return int(total)

@@ -7,8 +7,13 @@ lists read top to bottom, as a position string is written, and a push really sli
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from .errors import DepthError
 from .geometry import check_masks, check_size, check_symmetry
+
+G = TypeVar("G")   # a grid of cells, as each twin keeps it
 
 BLANK, MOVER, OPPONENT = 0, 1, 2
 
@@ -159,20 +164,27 @@ def position_key(size: int, mover: int, opponent: int) -> int:
 
 
 def perft(size: int, mover: int, opponent: int, depth: int, threads: int = 0) -> int:
-    grid = _grid(size, mover, opponent)
+    return count_sequences(_grid(size, mover, opponent), checked_depth(depth),
+                           lambda grid: (_grid_play(grid, *move) for move in _grid_moves(grid)),
+                           _status)
+
+
+def checked_depth(depth: object) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
-    return _grid_perft(grid, depth)
+    return depth
 
 
-def _grid_perft(grid: list[list[int]], depth: int) -> int:
+def count_sequences(grid: G, depth: int, children: Callable[[G], Iterable[G]],
+                    status: Callable[[G], int]) -> int:
+    """Perft on any grid of cells (both twins): the move sequences of exactly `depth` moves,
+    where a move that ends the game has no continuations."""
     if depth == 0:
         return 1
     total = 0
-    for source, target in _grid_moves(grid):
-        child = _grid_play(grid, source, target)
+    for child in children(grid):
         if depth == 1:
             total += 1
-        elif _status(child) == 0:  # a move that ends the game has no continuations
-            total += _grid_perft(child, depth - 1)
+        elif status(child) == 0:
+            total += count_sequences(child, depth - 1, children, status)
     return total

@@ -12,8 +12,8 @@ and implements a few primitives on its rules kernel:
     status()                     +1, -1 or 0 for the side to move (SPEC terminal rules)
     transform(k), _perft(depth, threads), __str__
 
-``parse_board(text)`` picks the variant from the notation: a player to move of ``X``/``O`` is
-two-player, ``X1``/``O1``/``X2``/``O2`` four-player.
+Which variants exist, and which one a position string names, is the business of
+``variants.py``, which imports the variants; this base never does.
 """
 from __future__ import annotations
 
@@ -169,6 +169,11 @@ class BaseBoard:
         board._undo = list(self._undo) if stack else []
         return board
 
+    def game_positions(self) -> list[Self]:
+        """The positions of the game before this one, oldest first (boards with no moves
+        played): the positions a repetition repeats."""
+        return [self._with_state(state) for state in self._undo]
+
     def _with_state(self, state: tuple[Any, ...]) -> Self:
         """A new board of this variant in `state`, with no moves played."""
         board = type(self).__new__(type(self))
@@ -216,17 +221,3 @@ def check_board(board: object, kind: type[BaseBoard] = BaseBoard) -> None:
     """PositionError unless `board` is a board of that kind."""
     if not isinstance(board, kind):
         raise PositionError(f"expected a {kind.__name__}, not {clip(board)}")
-
-
-def parse_board(text: str) -> BaseBoard:
-    """The board of a position string, of the variant its notation names: a player to move of
-    X or O is two-player (`Board`), X1, O1, X2 or O2 four-player (`TeamBoard`)."""
-    if not isinstance(text, str):
-        raise PositionError(f"a position must be a string, not {type(text).__name__}")
-    parts = text.split()
-    from .teams.notation import PLAYERS
-    if len(parts) == 2 and parts[1] in PLAYERS:
-        from .teams.board import TeamBoard
-        return TeamBoard(text)
-    from .board import Board
-    return Board(text)

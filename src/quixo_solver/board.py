@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from solverkit.messages import clip
+
 from . import geometry, notation, render
 from ._backend import rules
 from .baseboard import BaseBoard, LegalMoves
 from .errors import GameOverError, IllegalMoveError, MoveError, PositionError
-from .limits import shorten
+
 
 X, O = "X", "O"
 OTHER = {X: O, O: X}
@@ -118,7 +120,7 @@ class Board(BaseBoard):
         geometry.check_size(size)
         geometry.check_masks(size, mover, opponent)
         if turn not in (X, O):
-            raise PositionError(f"turn must be 'X' or 'O', not {shorten(turn)}")
+            raise PositionError(f"turn must be 'X' or 'O', not {clip(turn)}")
         board = cls(size=size)
         x_cubes, o_cubes = (mover, opponent) if turn == X else (opponent, mover)
         board._restore((size, x_cubes, o_cubes, turn))

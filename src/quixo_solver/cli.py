@@ -1,5 +1,6 @@
 """The ``quixo`` command line. Every command takes ``--json`` and then prints one JSON object;
-bad input gives a message on stderr and exit status 2, never a traceback."""
+bad input gives one line on stderr and exit status 2, never a traceback (the frame both
+command lines share: solverkit.commandline)."""
 from __future__ import annotations
 
 import argparse
@@ -7,30 +8,26 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypedDict
+from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
-from solverkit.messages import silence_stdout
+from solverkit.commandline import (CommandFailed, OneLineParser, number, parsed, run_command,
+                                   whole_number)
 
 from . import limits, play
 from . import tablebase as tb
 from .clock import TimeControl
 from ._perft import perft, perft_divide
-from .baseboard import BaseBoard, parse_board
-from .board import Board
+from .baseboard import BaseBoard
 from .errors import QuixoError
-from .search import DEPTH_LIMIT, Solver
-from .teams.board import TeamBoard
-from .teams.solve import TeamSolver
+from .search import DEPTH_LIMIT
+from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
-    from .play import AnySolver
-    from .search import SearchResult
+    from .search import BaseSolver, SearchResult
 
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when first asked for
 DEFAULT_SOLVE_SECONDS = 10.0
+PROOF_SHARE = 0.5       # of solve's time, for the proof search when alpha-beta proves nothing
 
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], lines: list[str]) -> None:
@@ -38,10 +35,6 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], lines: list[str]) -
         print(json.dumps(payload))
     else:
         print("\n".join(lines))
-
-
-def _is_team(board: BaseBoard) -> bool:
-    return board.players == 4
 
 
 def command_perft(args: argparse.Namespace) -> None:
@@ -71,28 +64,29 @@ def _directory(args: argparse.Namespace) -> Path:
 def _board_or_start(args: argparse.Namespace) -> BaseBoard:
     if args.position:
         return parse_board(args.position)
-    return TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
+    return find_variant(args.players).start(args.size)
 
 
-def _ensure_small_board_tables(board: BaseBoard, directory: Path,
-                               args: argparse.Namespace) -> None:
+def _ensure_small_board_tables(size: int, directory: Path, args: argparse.Namespace) -> None:
     """3x3 and 4x4 are solved whole in seconds: build them the first time they are asked
     for, so that every answer there is exact."""
-    if board.size in SMALL_BOARDS:
-        report = tb.build(directory, board.size, jobs=getattr(args, "jobs", 0))
+    if size in SMALL_BOARDS:
+        report = tb.build(directory, size, jobs=getattr(args, "jobs", 0))
         if report.solved:
-            print(f"built the {board.size}x{board.size} tables in {directory} "
+            print(f"built the {size}x{size} tables in {directory} "
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
-def _solver(board: BaseBoard, args: argparse.Namespace) -> AnySolver:
-    if _is_team(board):
-        return TeamSolver(tt_mib=args.hash)
-    if args.no_tablebase:
-        return Solver(tt_mib=args.hash)
-    directory = _directory(args)
-    _ensure_small_board_tables(board, directory, args)
-    return Solver(tt_mib=args.hash, tablebase=tb.Tablebase(directory))
+def _solver(board: BaseBoard, args: argparse.Namespace) -> BaseSolver[Any]:
+    """The solver of the board's variant, with the tables of --dir where the variant has
+    tables and --no-tablebase is not given."""
+    variant = variant_of(board)
+    tablebase = None
+    if variant.uses_tablebases and not args.no_tablebase:
+        directory = _directory(args)
+        _ensure_small_board_tables(board.size, directory, args)
+        tablebase = tb.Tablebase(directory)
+    return variant.new_solver(args.hash, tablebase)
 
 
 class _Limits(TypedDict):
@@ -108,13 +102,24 @@ def _limits(args: argparse.Namespace, default_seconds: float) -> _Limits:
 
 
 def _describe(result: SearchResult) -> str:
-    plies = "" if result.plies is None else f" in {result.plies} plies"
-    return f"{result.value}{plies}"
+    if result.plies is not None:
+        return f"{result.value} in {result.plies} plies"
+    if result.plies_at_most is not None:
+        return f"{result.value} in at most {result.plies_at_most} plies"
+    return result.value
 
 
 def command_solve(args: argparse.Namespace) -> None:
     board = _board_or_start(args)
-    result = _solver(board, args).solve(board, **_limits(args, DEFAULT_SOLVE_SECONDS))
+    solver = _solver(board, args)
+    limits = _limits(args, DEFAULT_SOLVE_SECONDS)
+    if args.prove:
+        if args.depth is not None:
+            raise QuixoError("--prove searches by time (--time), not by depth")
+        result = solver.prove(board, time=limits["time"])
+    else:
+        result = solver.solve(board, **limits,
+                              proof_share=PROOF_SHARE if solver.proves else 0.0)
     payload = {"position": str(board), **result.to_json()}
     lines = [f"{board}: {_describe(result)} ({result.source})"]
     if result.best_move:
@@ -123,6 +128,8 @@ def command_solve(args: argparse.Namespace) -> None:
         lines.append("line: " + " ".join(str(m) for m in result.principal_variation))
     if result.source == "search":
         lines.append(f"depth {result.depth}, {result.nodes} nodes, {result.seconds:.2f} s")
+    if result.proof_search:
+        lines.append(f"proof search: {result.proof_search}")
     _emit(args, payload, lines)
 
 
@@ -141,7 +148,7 @@ def command_analyze(args: argparse.Namespace) -> None:
 
 
 def command_play(args: argparse.Namespace) -> None:
-    board = TeamBoard(size=args.size) if args.players == 4 else Board(size=args.size)
+    board = find_variant(args.players).start(args.size)
     solver = _solver(board, args)
     play.run(board, solver, human=args.as_, seconds=args.time or 2.0, clock=args.clock)
 
@@ -159,9 +166,9 @@ def command_match(args: argparse.Namespace) -> None:
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
     directory = _directory(args)
-    if args.players == 2 and any(e.tables for e in settings.engines.values()):
+    if settings.variant.uses_tablebases and any(e.tables for e in settings.engines.values()):
         # once here, before the workers start: each of them opens the finished tables
-        _ensure_small_board_tables(Board(size=args.size), directory, args)
+        _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
     stop_after = None if args.stop_after is None else args.stop_after * 60
     run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
@@ -315,21 +322,15 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
                                   f"{payload['positions']} positions: {report.mismatches} "
                                   "mismatches"])
     if not report.ok:
-        raise VerificationFailed()
-
-
-class VerificationFailed(Exception):
-    """Exit status 1: the tables disagree with their children."""
+        raise CommandFailed("the tables disagree with their children")
 
 
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
-    if _is_team(board):
-        raise QuixoError("the tablebases hold two-player positions; four-player positions "
-                         "are answered by 'quixo solve' (3x3 exactly, larger boards by search)")
-    assert isinstance(board, Board)   # parse_board gives a Board or a (four-player) TeamBoard
+    variant = variant_of(board)
     with tb.Tablebase(_directory(args)) as tablebase:
-        result = Solver(tablebase=tablebase).tablebase_result(board)
+        solver = variant.new_solver(tablebase=tablebase if variant.uses_tablebases else None)
+        result = solver.tablebase_result(board)
     payload = {"position": str(board), **result.to_json()}
     _emit(args, payload, [f"{_describe(result)}, best move {result.best_move}"])
 
@@ -340,69 +341,31 @@ def _size(text: str) -> int:
     return int(text)
 
 
-def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
-    """An argparse type: a whole number in low..high."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, a whole number, not "
-                                             f"{limits.shorten(text)}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected {what} from {low} to {high}, not "
-                                             f"{limits.shorten(text)}")
-        return value
-    return parse
-
-
-def _positive(unit: str, check: Callable[[float], float]) -> Callable[[str], float]:
-    """An argparse type: a positive number of `unit`, checked by limits' `check`."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of {unit}, not "
-                                             f"{limits.shorten(text)}") from None
-        try:
-            return check(value)
-        except QuixoError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    return parse
-
-
-_threads = _whole(0, limits.MAX_THREADS, "a number of threads (0: every core)")
-_perft_depth = _whole(0, limits.MAX_PERFT_DEPTH, "a depth")
-_plies = _whole(1, DEPTH_LIMIT, "a depth in plies")
-_blanks = _whole(0, 25, "a number of blank cubes")
-_seconds = _positive("seconds", lambda value: limits.check_seconds("the time", value))
-_mib = _positive("MiB", lambda value: limits.check_table_mib(value, "the table size"))
-_workers = _whole(1, 100000, "a number of workers")
-_gib = _positive("GiB", lambda value: limits.check_positive("the memory", value, 1e6))
-_rate = _positive("entries per second", lambda value: limits.check_positive(
-    "the throughput", value, 1e12))
-_pairs = _whole(1, 1000000, "a number of game pairs")
-_opening_plies = _whole(0, 40, "a number of opening plies")
-_max_plies = _whole(1, 100000, "a ply limit")
-_seed = _whole(0, 2**63 - 1, "a seed")
-_minutes = _positive("minutes", lambda value: limits.check_positive("the time", value, 1e7))
-
-
-def _clock(text: str) -> TimeControl:
-    """An argparse type: a time control such as 10m+5s."""
-    try:
-        return TimeControl.parse(text)
-    except QuixoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
     from .match import EngineSetting
 
-    try:
-        return EngineSetting.parse(text)
-    except QuixoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    return EngineSetting.parse(text)
+
+
+_threads = whole_number("a number of threads (0: every core)", 0, limits.MAX_THREADS)
+_perft_depth = whole_number("a depth", 0, limits.MAX_PERFT_DEPTH)
+_plies = whole_number("a depth in plies", 1, DEPTH_LIMIT)
+_blanks = whole_number("a number of blank cubes", 0, 25)
+_seconds = number("a number of seconds", lambda value: limits.check_seconds("the time", value))
+_mib = number("a number of MiB", lambda value: limits.check_table_mib(value, "the table size"))
+_workers = whole_number("a number of workers", 1, 100000)
+_gib = number("a number of GiB", lambda value: limits.check_positive("the memory", value, 1e6))
+_rate = number("a number of entries per second",
+               lambda value: limits.check_positive("the throughput", value, 1e12))
+_pairs = whole_number("a number of game pairs", 1, 1000000)
+_opening_plies = whole_number("a number of opening plies", 0, 40)
+_max_plies = whole_number("a ply limit", 1, 100000)
+_seed = whole_number("a seed", 0, 2**63 - 1)
+_minutes = number("a number of minutes", lambda value: limits.check_positive("the time", value,
+                                                                              1e7))
+_clock = parsed("a time control such as 10m+5s", TimeControl.parse)
+_engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
 
 def _search_options(parser: argparse.ArgumentParser) -> None:
@@ -423,8 +386,23 @@ def _common(parser: argparse.ArgumentParser, *, directory: bool = False,
                             help="threads to use (default: every core)")
 
 
+MATCH_DESCRIPTION = """Game pairs between engine settings A and B from random openings, each
+opening played once with each colour, on --jobs worker processes; prints the wins/draws/losses
+of A, the score with its 95% interval and the Elo difference with its error (from the variance
+of the game pairs), and writes the summary as JSON and one line per game to the records file. A
+draw is adjudicated on the third repetition of a position and at the ply limit. Running the
+same match with the same records file again resumes it. An engine setting is keys such as
+'time=1' (seconds per move), 'depth=6', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off',
+separated by commas."""
+
+PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
+and time; the critical path; the wall time on --workers workers of --cores cores, from a
+throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) unless --throughput
+gives it."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = OneLineErrorParser(
+    parser = OneLineParser(
         prog="quixo", description="Quixo rules, perft, tablebases and search.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -447,15 +425,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("solve", help="value, plies and best move of a position",
                             description="Solve POSITION (default: the empty board of --size). "
                             "On 3x3 and 4x4 the whole game's tables are built into the "
-                            "tablebase folder the first time.")
+                            "tablebase folder the first time. Alpha-beta searches first; when "
+                            "it proves nothing in half of --time, a proof-number search "
+                            "(df-pn) takes the other half.")
     p.add_argument("position", metavar="POSITION", nargs="?")
     p.add_argument("--size", type=_size, default=5, help="board size without POSITION")
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+    p.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                    help="without POSITION: the two-player or the four-player (teams) game")
     p.add_argument("--time", type=_seconds, default=None,
                    help=f"search time limit in seconds (default {DEFAULT_SOLVE_SECONDS:g} "
                    "when no --depth is given)")
     p.add_argument("--depth", type=_plies, default=None, help="search depth limit in plies")
+    p.add_argument("--prove", action="store_true",
+                   help="only the proof-number search (df-pn): proves wins and losses far "
+                   "beyond alpha-beta's depth, with a bound on their plies")
     _search_options(p)
     p.set_defaults(handler=command_solve)
 
@@ -470,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("play", help="play a game against the engine in the terminal")
     p.add_argument("--size", type=_size, default=5)
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+    p.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                    help="4: the team game (you play both players of your team)")
     p.add_argument("--as", dest="as_", choices=("X", "O", "x", "o"), default="X",
                    type=str.upper, help="the side you play (X moves first)")
@@ -484,22 +467,13 @@ def build_parser() -> argparse.ArgumentParser:
     _search_options(p)
     p.set_defaults(handler=command_play)
 
-    p = commands.add_parser(
-        "match", help="play two engine settings against each other",
-        description="Game pairs between engine settings A and B from random openings, each "
-        "opening played once with each colour, on --jobs worker processes; prints the "
-        "wins/draws/losses of A, the score with its 95%% interval and the Elo difference with "
-        "its error (from the variance of the game pairs), and writes the summary as JSON and "
-        "one line per game to the records file. A draw is adjudicated on the third "
-        "repetition of a position and at the ply limit. Running the same match with the same "
-        "records file again resumes it. An engine setting is keys such as "
-        "'time=1' (seconds per move), 'depth=6', 'clock=10s+0.1s', 'hash=64' (MiB), "
-        "'tables=on|off', separated by commas.")
-    p.add_argument("--engine-a", type=_engine_setting, required=True, metavar="SETTING")
-    p.add_argument("--engine-b", type=_engine_setting, required=True, metavar="SETTING")
+    p = commands.add_parser("match", help="play two engine settings against each other",
+                            description=MATCH_DESCRIPTION)
+    p.add_argument("--engine-a", type=_engine, required=True, metavar="SETTING")
+    p.add_argument("--engine-b", type=_engine, required=True, metavar="SETTING")
     p.add_argument("--pairs", type=_pairs, default=20, help="game pairs (default 20)")
     p.add_argument("--size", type=_size, default=5)
-    p.add_argument("--players", type=int, choices=(2, 4), default=2,
+    p.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
                    help="4: the team game (one team is engine A, the other engine B)")
     p.add_argument("--seed", type=_seed, default=1, help="seed of the openings (default 1)")
     p.add_argument("--opening-plies", type=_opening_plies, default=4,
@@ -544,10 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = tablebase_commands.add_parser(
         "plan", help="what a build takes: units, memory, disk, time on W workers",
-        description="Every class pair of the build with its positions, entries, memory, disk "
-        "and time; the critical path; the wall time on --workers workers of --cores cores, "
-        "from a throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) "
-        "unless --throughput gives it.")
+        description=PLAN_DESCRIPTION)
     q.add_argument("--size", type=_size, default=5)
     q.add_argument("--max-blanks", type=_blanks, default=None)
     q.add_argument("--workers", type=_workers, default=1)
@@ -575,50 +546,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-class OneLineErrorParser(argparse.ArgumentParser):
-    """argparse with a one-line error (the usage is in --help), exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
-
-
 INTERRUPTED: dict[str | None, str] = {
     "build": "interrupted; the finished classes are kept, run the same command again to resume",
     "match": "interrupted; the finished games are kept in the records file, run the same "
              "command again to resume"}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        args.handler(args)
-        sys.stdout.flush()
-    except BrokenPipeError:   # the reader went away (`quixo ... | head -1`)
-        silence_stdout()
-        return 0
-    except (QuixoError, tb.MissingTableError) as error:
-        return _fail(error)
-    except OSError as error:  # a folder that is a file, a full disk, no permission ...
-        where = f" ({error.filename})" if error.filename else ""
-        return _fail(f"{error.strerror or error}{where}")
-    except MemoryError:
-        return _fail("not enough memory for this command (try a smaller --hash or --jobs)")
-    except VerificationFailed:
-        return EXIT_FAILED
-    except KeyboardInterrupt:
-        what = INTERRUPTED.get(getattr(args, "tablebase_command", None) or args.command,
-                               "interrupted")
-        print(f"quixo: {what}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    return 0
+def _interrupted(args: argparse.Namespace) -> str:
+    return INTERRUPTED.get(getattr(args, "tablebase_command", None) or args.command,
+                           "interrupted")
 
 
-def _fail(error: object) -> int:
-    """One line on stderr, exit status 2."""
-    message = " ".join(str(error).split())
-    print(f"quixo: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_command("quixo", build_parser(), argv, (QuixoError, tb.MissingTableError),
+                       _interrupted)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,8 +17,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from solverkit.messages import clip
+
 from .errors import ClockError
-from .limits import shorten
+
 
 MAX_TOTAL = 24 * 3600.0        # a day per player: far beyond any game, small enough to show
 MAX_INCREMENT = 3600.0
@@ -43,7 +45,7 @@ def parse_duration(text: str, what: str = "time") -> float:
         seconds += float(part.group(1)) * UNITS[part.group(2)]
         position, last = part.end(), rank
     if position == 0 or position != len(cleaned):
-        raise ClockError(f"bad {what} {shorten(text)}: write a time such as {EXAMPLES}")
+        raise ClockError(f"bad {what} {clip(text)}: write a time such as {EXAMPLES}")
     return seconds
 
 
@@ -58,7 +60,7 @@ class TimeControl:
         for name, value, low, high in (("the clock", self.seconds, 0.0, MAX_TOTAL),
                                        ("the increment", self.increment, 0.0, MAX_INCREMENT)):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ClockError(f"{name} must be a number of seconds, not {shorten(value)}")
+                raise ClockError(f"{name} must be a number of seconds, not {clip(value)}")
             if not (math.isfinite(value) and low <= value <= high):
                 raise ClockError(f"{name} must be from {low:g} to {high:g} seconds, "
                                  f"not {value!r}")
@@ -70,10 +72,10 @@ class TimeControl:
         """`10m+5s` -> TimeControl(600.0, 5.0); ClockError naming the text otherwise."""
         if not isinstance(text, str):
             raise ClockError(f"a clock is written as text such as {EXAMPLES}, "
-                             f"not {shorten(text)}")
+                             f"not {clip(text)}")
         total, plus, increment = text.partition("+")
         if not total.strip() or (plus and not increment.strip()):
-            raise ClockError(f"bad clock {shorten(text)}: write a time such as {EXAMPLES}")
+            raise ClockError(f"bad clock {clip(text)}: write a time such as {EXAMPLES}")
         return cls(parse_duration(total, "clock"),
                    parse_duration(increment, "increment") if plus else 0.0)
 

@@ -25,6 +25,10 @@ class GameOverError(IllegalMoveError):
     """A move asked for in a position where the game is over."""
 
 
+class SymmetryError(QuixoError):
+    """A symmetry number other than 0 .. 7."""
+
+
 class DepthError(QuixoError):
     """A negative or non-integer search depth."""
 

@@ -22,6 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .errors import SymmetryError
+from .limits import whole_number
+
 SIZES = (3, 4, 5)
 SYMMETRY_COUNT = 8
 FILES = "abcde"
@@ -37,10 +40,7 @@ def check_size(size: int) -> int:
 
 def check_symmetry(symmetry: int) -> int:
     """A symmetry number 0..7 (k % 4 quarter turns clockwise, then a mirror for k >= 4)."""
-    from .limits import whole_number
-    from .errors import QuixoError
-
-    return whole_number("symmetry", symmetry, 0, SYMMETRY_COUNT - 1, QuixoError)
+    return whole_number("symmetry", symmetry, 0, SYMMETRY_COUNT - 1, SymmetryError)
 
 
 def square(size: int, rank_index: int, file_index: int) -> int:

@@ -14,18 +14,13 @@ MAX_PERFT_DEPTH = 64       # far beyond any feasible count: a 64-bit counter can
 MAX_THREADS = 1024         # 0 means every core
 
 
-def shorten(text: object) -> str:
-    """The repr of a user's input, cut so that a message stays one short line."""
-    return clip(text)
-
-
 def whole_number(name: str, value: object, low: int, high: int,
                  error: type[QuixoError] = LimitError) -> int:
     """``value`` if it is an int (not a bool) in low..high, else ``error`` naming the bound."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise error(f"{name} must be a whole number, not {shorten(value)}")
+        raise error(f"{name} must be a whole number, not {clip(value)}")
     if not low <= value <= high:
-        raise error(f"{name} must be {low} .. {high}, not {shorten(value)}")
+        raise error(f"{name} must be {low} .. {high}, not {clip(value)}")
     return value
 
 
@@ -42,7 +37,7 @@ def check_perft_depth(depth: object) -> int:
 def check_seconds(name: str, value: object) -> float:
     """A positive, finite number of seconds."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise LimitError(f"{name} must be a number of seconds, not {shorten(value)}")
+        raise LimitError(f"{name} must be a number of seconds, not {clip(value)}")
     if not 0 < value < math.inf:
         raise LimitError(f"{name} must be a positive, finite number of seconds, not {value!r}")
     return float(value)
@@ -51,7 +46,7 @@ def check_seconds(name: str, value: object) -> float:
 def check_positive(name: str, value: object, largest: float) -> float:
     """A positive number no larger than `largest`."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise LimitError(f"{name} must be a number, not {shorten(value)}")
+        raise LimitError(f"{name} must be a number, not {clip(value)}")
     if not 0 < value <= largest:
         raise LimitError(f"{name} must be a positive number up to {largest:g}, not {value!r}")
     return float(value)
@@ -72,7 +67,7 @@ def available_memory() -> int:
 def check_table_mib(tt_mib: object, name: str = "tt_mib") -> float:
     """A transposition table size in MiB: positive, and no more than the memory available."""
     if isinstance(tt_mib, bool) or not isinstance(tt_mib, (int, float)):
-        raise LimitError(f"{name} must be a number of MiB, not {shorten(tt_mib)}")
+        raise LimitError(f"{name} must be a number of MiB, not {clip(tt_mib)}")
     if not 0 < tt_mib < math.inf:
         raise LimitError(f"{name} must be a positive, finite number of MiB, not {tt_mib!r}")
     free_mib = available_memory() / 2**20

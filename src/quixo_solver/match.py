@@ -36,23 +36,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from solverkit.arrayfile import write_atomically
-from solverkit.messages import cut_path
+from solverkit.messages import clip, cut_path
 from solverkit.progress import Progress
 
 from . import geometry, match_stats
 from .baseboard import OTHER_TEAM, BaseBoard
-from .board import Board
 from .clock import GameClock, TimeControl
 from .errors import ClockError, MatchError, QuixoError
-from .limits import check_seconds, check_table_mib, shorten
-from .play import players_of
-from .search import DEPTH_LIMIT, Solver
+from .limits import check_seconds, check_table_mib
+from .search import DEPTH_LIMIT
 from .tablebase import Tablebase
-from .teams.board import TeamBoard
-from .teams.solve import TeamSolver
+from .variants import Variant, VariantError, find_variant
 
 if TYPE_CHECKING:
-    from .play import AnySolver
+    from .search import BaseSolver
 
 ENGINES = ("A", "B")
 REASONS = ("line", "time", "repetition", "move limit")
@@ -91,7 +88,7 @@ class EngineSetting:
         """`time=1`, `depth=6,hash=16,tables=off`, `clock=10m+5s`: keys and values separated
         by commas or spaces; MatchError naming what is wrong."""
         if not isinstance(text, str):
-            raise MatchError(f"an engine setting is text such as 'time=1', not {shorten(text)}")
+            raise MatchError(f"an engine setting is text such as 'time=1', not {clip(text)}")
         values: dict[str, Any] = {}
         for item in re.split(r"[,\s]+", text.strip()):
             if not item:
@@ -102,10 +99,10 @@ class EngineSetting:
                 raise MatchError("weights= cannot be set: the heuristic's weights are "
                                  "compiled into the search kernel (search/_heuristic.pxd)")
             if key not in KEYS or not equals:
-                raise MatchError(f"unknown engine setting {shorten(item)}: use "
+                raise MatchError(f"unknown engine setting {clip(item)}: use "
                                  + ", ".join(f"{k}=..." for k in KEYS))
             if key in values:
-                raise MatchError(f"{key}= is given twice in {shorten(text)}")
+                raise MatchError(f"{key}= is given twice in {clip(text)}")
             values[key] = _value(key, value)
         return cls(**values)
 
@@ -135,14 +132,14 @@ def _value(key: str, text: str) -> Any:
         if key == "depth":
             if not re.fullmatch(r"\d+", text) or not 1 <= int(text) <= DEPTH_LIMIT:
                 raise MatchError(f"depth= must be a whole number of plies from 1 to "
-                                 f"{DEPTH_LIMIT}, not {shorten(text)}")
+                                 f"{DEPTH_LIMIT}, not {clip(text)}")
             return int(text)
         if key == "clock":
             return TimeControl.parse(text)
         if key == "hash":
             return check_table_mib(_number(text, "hash="), "hash=")
         if text.lower() not in ("on", "off"):
-            raise MatchError(f"tables= must be on or off, not {shorten(text)}")
+            raise MatchError(f"tables= must be on or off, not {clip(text)}")
         return text.lower() == "on"
     except ClockError:
         raise
@@ -154,7 +151,7 @@ def _number(text: str, name: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise MatchError(f"{name} must be a number, not {shorten(text)}") from None
+        raise MatchError(f"{name} must be a number, not {clip(text)}") from None
 
 
 @dataclass(frozen=True)
@@ -172,11 +169,10 @@ class MatchSettings:
 
     def __post_init__(self) -> None:
         geometry.check_size(self.size)
-        if self.players not in (2, 4):
-            raise MatchError(f"a match is of 2 or 4 players, not {shorten(self.players)}")
-        if self.players == 4 and any(not e.tables for e in self.engines.values()):
-            raise MatchError("tables=off applies to two-player games: the four-player search "
-                             "has no tablebases (3x3 is always answered by its solution)")
+        variant = self.variant
+        if not variant.uses_tablebases and any(not e.tables for e in self.engines.values()):
+            raise MatchError(f"tables=off applies to games with tablebases: the {variant.name} "
+                             "search has none (3x3 is always answered by its solution)")
         if not 0 <= self.opening_plies <= MAX_OPENING_PLIES:
             raise MatchError(f"the opening plies must be 0 .. {MAX_OPENING_PLIES}, not "
                              f"{self.opening_plies}")
@@ -184,6 +180,13 @@ class MatchSettings:
             raise MatchError(f"the ply limit must be more than the opening's "
                              f"{self.opening_plies} plies and at most {MAX_PLIES}, not "
                              f"{self.max_plies}")
+
+    @property
+    def variant(self) -> Variant:
+        try:
+            return find_variant(self.players)
+        except VariantError as error:
+            raise MatchError(str(error)) from None
 
     @property
     def engines(self) -> dict[str, EngineSetting]:
@@ -198,7 +201,7 @@ class MatchSettings:
 
 
 def start_board(settings: MatchSettings) -> BaseBoard:
-    return TeamBoard(size=settings.size) if settings.players == 4 else Board(size=settings.size)
+    return settings.variant.start(settings.size)
 
 
 def opening(settings: MatchSettings, pair: int) -> list[str]:
@@ -228,19 +231,16 @@ def _ends(board: BaseBoard, move: Any) -> bool:
 
 
 def build_solver(setting: EngineSetting, settings: MatchSettings,
-                 tables: str | os.PathLike[str] | None) -> AnySolver:
+                 tables: str | os.PathLike[str] | None) -> BaseSolver[Any]:
     """A solver of a setting, ready to play (`prepare`: before any clock runs)."""
-    solver: AnySolver
-    if settings.players == 4:
-        solver = TeamSolver(tt_mib=setting.hash)
-    else:
-        tablebase = Tablebase(tables) if setting.tables else None
-        solver = Solver(tt_mib=setting.hash, tablebase=tablebase)
+    variant = settings.variant
+    use_tables = variant.uses_tablebases and setting.tables
+    solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None)
     solver.prepare(settings.size)
     return solver
 
 
-def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, AnySolver],
+def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, BaseSolver[Any]],
               now: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
     """Game `game` (0 or 1) of pair `pair`: engine A plays the first team (X) in game 0,
     engine B in game 1. Returns the game's record."""
@@ -253,7 +253,7 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
         seen[str(board)] += 1
     opening_position = str(board)
     team_engine = {"X": ENGINES[game], "O": ENGINES[1 - game]}
-    engine_of = {player: team_engine[player[0]] for player in players_of(board)}
+    engine_of = {player: team_engine[player[0]] for player in settings.variant.player_names}
     controls = {player: settings.engines[engine].clock for player, engine in engine_of.items()}
     clocks = GameClock({player: control for player, control in controls.items()
                         if control is not None}, now)
@@ -386,7 +386,7 @@ def run_match(settings: MatchSettings, pairs: int, records_path: str | os.PathLi
     A progress bar on a terminal (`progress` None), none otherwise."""
     if isinstance(pairs, bool) or not isinstance(pairs, int) or not 1 <= pairs <= MAX_PAIRS:
         raise MatchError(f"the number of game pairs must be 1 .. {MAX_PAIRS}, not "
-                         f"{shorten(pairs)}")
+                         f"{clip(pairs)}")
     path = Path(records_path)
     records = read_records(path, settings)
     todo = [(pair, game) for pair in range(pairs) for game in (0, 1)

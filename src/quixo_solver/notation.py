@@ -1,4 +1,4 @@
-"""Position, square and move notation of ../shared/SPEC.md.
+"""Position, square and move notation of the conventions (docs/conventions.md, "SPEC").
 
 A position string is ``XX..O/...../...../...../..... X``: rows from the top, then the
 player to move. Input is case-insensitive and the slashes may be left out.
@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
+from solverkit.messages import clip
+
 from .errors import MoveError, PositionError
-from .limits import shorten
+
 from .geometry import FILES, SIZES
 
 _SIZE_OF_CELLS = {size * size: size for size in SIZES}
@@ -23,10 +25,10 @@ def parse_position(text: str) -> tuple[int, int, int, str]:
     parts = text.split()
     if len(parts) != 2:
         raise PositionError(
-            f"position {shorten(text)} must be the rows, a space and the player to move (X or O)")
+            f"position {clip(text)} must be the rows, a space and the player to move (X or O)")
     rows_text, turn = parts[0].upper(), parts[1].upper()
     if turn not in ("X", "O"):
-        raise PositionError(f"player to move must be X or O, not {shorten(parts[1])} (four-player "
+        raise PositionError(f"player to move must be X or O, not {clip(parts[1])} (four-player "
                             "positions name the player: X1, O1, X2 or O2, case-sensitive)")
     size, cells = read_cells(rows_text, parts[0], "XO.", "X, O or .")
     x_cubes = o_cubes = 0
@@ -46,14 +48,14 @@ def read_cells(rows_text: str, shown: str, alphabet: str, described: str) -> tup
     cells = rows_text.replace("/", "")
     size = _SIZE_OF_CELLS.get(len(cells))
     if size is None:
-        raise PositionError(f"position {shorten(shown)} has {len(cells)} cells; a board has 9, 16 or 25")
+        raise PositionError(f"position {clip(shown)} has {len(cells)} cells; a board has 9, 16 or 25")
     if "/" in rows_text:
         rows = rows_text.split("/")
         if len(rows) != size or any(len(row) != size for row in rows):
-            raise PositionError(f"position {shorten(shown)} must have {size} rows of {size} cells")
+            raise PositionError(f"position {clip(shown)} must have {size} rows of {size} cells")
     bad = sorted(set(cells) - set(alphabet))
     if bad:
-        raise PositionError(f"position {shorten(shown)} has unknown characters {shorten(''.join(bad))}; "
+        raise PositionError(f"position {clip(shown)} has unknown characters {clip(''.join(bad))}; "
                             f"cells are {described}")
     return size, cells
 
@@ -77,7 +79,7 @@ def square_name(size: int, sq: int) -> str:
 def parse_square(size: int, name: str) -> int:
     match = _SQUARE.fullmatch(name.lower()) if isinstance(name, str) else None
     if match is None:
-        raise MoveError(f"{shorten(name)} is not a square name such as a1")
+        raise MoveError(f"{clip(name)} is not a square name such as a1")
     file_index, rank_index = FILES.index(match.group(1)), int(match.group(2)) - 1
     if file_index >= size or rank_index >= size:
         raise MoveError(f"square {name} is off a {size}x{size} board")
@@ -88,5 +90,5 @@ def split_move(text: str) -> tuple[str, str]:
     """The two square names of a move string such as ``a1e1``."""
     match = _MOVE.fullmatch(text.strip().lower()) if isinstance(text, str) else None
     if match is None:
-        raise MoveError(f"{shorten(text)} is not a move; write the two squares, such as a1e1")
+        raise MoveError(f"{clip(text)} is not a move; write the two squares, such as a1e1")
     return match.group(1), match.group(2)

@@ -7,42 +7,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from .baseboard import OTHER_TEAM, BaseBoard
 from .clock import GameClock, TimeControl
 from .errors import QuixoError
-from .teams.notation import PLAYERS
+from .variants import variant_of
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
-    from .search import SearchResult
-
-    class AnySolver(Protocol):
-        """A `Solver` (for a `Board`) or a `TeamSolver` (for a `TeamBoard`): `board` is of the
-        kind the solver takes."""
-
-        def solve(self, board: Any, depth: int | None = ..., time: float | None = ...,
-                  nodes: int | None = ..., *, clock: float | None = ...,
-                  increment: float = ...) -> SearchResult: ...
-
-        def prepare(self, size: int) -> None: ...
-
-        def analyze(self, board: Any, depth: int | None = ..., time: float | None = ...,
-                    nodes: int | None = ...) -> list[tuple[Any, SearchResult]]: ...
-
-HELP = """Type a move such as a1e1 (take a1, push it in at e1).
-Other commands: moves (list your legal moves), undo (take back your last move),
-help, quit."""
-TEAM_HELP = """You play a team: both its players. Type a move such as a1e1 (take a1, push it in
-at e1, the dot pointing at the player who moves), a1e1+ (the dot pointing at the team-mate),
-or pass (only with no cube to take).
-Other commands: moves (list the legal moves), undo (take back your last move), help, quit."""
+    from .search import BaseSolver
 
 
-def players_of(board: BaseBoard) -> tuple[str, ...]:
-    """The players of a game in turn order, as `board.turn` names them: X, O or X1, O1, X2,
-    O2 (each has a clock of their own)."""
-    return PLAYERS if board.players == 4 else ("X", "O")
-
-
-def run(board: BaseBoard, solver: AnySolver, *, human: str = "X", seconds: float = 2.0,
+def run(board: BaseBoard, solver: BaseSolver[Any], *, human: str = "X", seconds: float = 2.0,
         clock: TimeControl | None = None, read: Callable[[str], str] = input,
         write: Callable[[str], None] = print,
         now: Callable[[], float] = time.monotonic) -> str:
@@ -53,11 +24,12 @@ def run(board: BaseBoard, solver: AnySolver, *, human: str = "X", seconds: float
     instead: the board shows the clocks, the human's runs while they think (from `now`), the
     engine manages its own, and a player whose time runs out loses on time. `undo` gives back
     the clocks of the moves it takes back."""
-    help_text = TEAM_HELP if board.players == 4 else HELP
+    variant = variant_of(board)
+    help_text = variant.help_text
     clocks = None
     if clock is not None:
         solver.prepare(board.size)   # before any clock runs, as engines do before a game
-        clocks = GameClock({player: clock for player in players_of(board)}, now)
+        clocks = GameClock({player: clock for player in variant.player_names}, now)
     write(help_text)
     while not board.is_game_over():
         write("")

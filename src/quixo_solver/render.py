@@ -1,22 +1,30 @@
 """Drawings of a board: text for terminals, SVG for notebooks."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .geometry import FILES
 
-if TYPE_CHECKING:
-    from .baseboard import BaseBoard
+
+class Drawable(Protocol):
+    """What a drawing needs of a board (every variant's board offers it)."""
+
+    size: int
+
+    @property
+    def turn(self) -> str: ...
+    def is_game_over(self) -> bool: ...
+    def result(self) -> str: ...
 
 CELL = 48
 MARGIN = 24
 
 
-def _rows(board: "BaseBoard") -> list[str]:
+def _rows(board: Drawable) -> list[str]:
     return str(board).split()[0].split("/")
 
 
-def text(board: "BaseBoard") -> str:
+def text(board: Drawable) -> str:
     """Rows from the top with rank numbers, file letters below, then the player to move."""
     size = board.size
     lines = [f"{size - i} | {' '.join(row)}" for i, row in enumerate(_rows(board))]
@@ -27,7 +35,7 @@ def text(board: "BaseBoard") -> str:
     return "\n".join(lines)
 
 
-def svg(board: "BaseBoard") -> str:
+def svg(board: Drawable) -> str:
     size = board.size
     width = 2 * MARGIN + size * CELL
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{width}" '

@@ -37,8 +37,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from solverkit.messages import clip
+
 from .errors import LimitError
-from .limits import shorten
+
 
 MIN_OVERHEAD = 0.005     # s: a move costs at least this outside the search, however fast
 FIRST_OVERHEAD = 0.02    # s: assumed before a move has been measured (see prepare())
@@ -68,7 +70,7 @@ def check_clock(clock: object, increment: object) -> tuple[float, float]:
     """(clock, increment) as floats: the clock positive, the increment not negative."""
     for name, value in (("clock", clock), ("increment", increment)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise LimitError(f"the {name} must be a number of seconds, not {shorten(value)}")
+            raise LimitError(f"the {name} must be a number of seconds, not {clip(value)}")
         if not math.isfinite(value) or value < 0:
             raise LimitError(f"the {name} must be a finite number of seconds, not negative, "
                              f"not {value!r}")

@@ -133,20 +133,15 @@ def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
 def number(what: str, check: Callable[[float], float]) -> Callable[[str], float]:
     """An argparse type: a finite number, then `check(value)`, whose ValueError (a package's
     error naming the bound) becomes the usage message."""
-    def convert(text: str) -> float:
+    def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {what}, not {cut(repr(text))}") from None
+            raise ValueError(f"expected {what}, not {cut(repr(text))}") from None
         if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"expected {what}, a finite number, not "
-                                             f"{cut(repr(text))}")
-        try:
-            return check(value)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    convert.__name__ = what
-    return convert
+            raise ValueError(f"expected {what}, a finite number, not {cut(repr(text))}")
+        return check(value)
+    return parsed(what, parse)
 
 
 def parsed(what: str, parse: Callable[[str], T]) -> Callable[[str], T]:

@@ -54,12 +54,32 @@ cdef inline uint64_t table_buckets(double tt_mib, size_t bucket_bytes) noexcept 
     return buckets
 
 
-cdef inline bint out_of_budget(uint64_t nodes, uint64_t node_limit, double deadline) noexcept nogil:
-    """Every CHECK_EVERY + 1 nodes: whether the node limit, the deadline or Ctrl-C stops the
-    search."""
+cdef extern from *:
+    """
+    /* A flag another thread sets while the search runs without the GIL: read it through a
+       volatile pointer, so that the compiler reads memory each time. */
+    static int quixo_flag_is_set(const int* flag) { return *(const volatile int*)flag != 0; }
+    """
+    bint quixo_flag_is_set(const int* flag) noexcept nogil
+
+
+cdef inline bint out_of_budget(uint64_t nodes, uint64_t node_limit, double deadline,
+                               const int* stop_request) noexcept nogil:
+    """Every CHECK_EVERY + 1 nodes: whether the node limit, the deadline, a stop asked for by
+    another thread (the searcher's `stop()`) or Ctrl-C stops the search."""
     return (nodes & CHECK_EVERY) == 0 and (
         (node_limit != 0 and nodes >= node_limit) or (deadline > 0 and now() > deadline)
-        or interrupted())
+        or quixo_flag_is_set(stop_request) or interrupted())
+
+
+cdef inline bint count_node(uint64_t* nodes, uint64_t node_limit, double deadline,
+                            const int* stop_request, bint* stopped) noexcept nogil:
+    """Count a node of a search; whether the search is to stop (setting `stopped` when the
+    budget is spent: out_of_budget)."""
+    nodes[0] += 1
+    if out_of_budget(nodes[0], node_limit, deadline, stop_request):
+        stopped[0] = True
+    return stopped[0]
 
 
 cdef inline bint mate_distance_prunes(int ply, int alpha, int* beta) noexcept nogil:

@@ -5,10 +5,13 @@
 #      win before those that hand one over;
 #   3. by the history of cutoffs (depth squared per cutoff);
 #   4. last, the moves that complete the opponent's line (they lose at once).
-# Each search generates its moves and says, for each, what the rules need to know; `order_key`
-# ranks them and `bring_next` does one step of a selection sort, so that a cutoff after the
-# first moves costs no full sort.
+# Each search generates its moves into a MoveList and says, for each, what the rules need to
+# know; `order_key` ranks them and `bring_next` does one step of a selection sort, so that a
+# cutoff after the first moves costs no full sort.
+from .._rules cimport MAX_MOVES
+
 cdef enum:
+    MAX_MOVE_CODES = 2 * MAX_MOVES + 1     # four players: two codes a move, and the pass
     THREAT_DEPTH = 3
     TABLE_MOVE_KEY = 1000000
     HANDS_OVER_A_WIN = 500000
@@ -24,12 +27,26 @@ cdef inline int order_key(bint losing, bint table_move, int history,
     return history - HANDS_OVER_A_WIN if hands_over_a_win else history
 
 
-cdef inline void bring_next(int i, int count, int* moves, int* keys, bint* losing) noexcept nogil:
-    """Swap the best-ranked of moves[i:count] into place i (with its key and losing flag)."""
+cdef struct MoveList:
+    int count
+    int moves[MAX_MOVE_CODES]              # as the search numbers its moves
+    int keys[MAX_MOVE_CODES]               # order_key of each
+    bint losing[MAX_MOVE_CODES]            # it completes the opponent's line
+
+
+cdef inline void add_move(MoveList* moves, int move, bint losing, int key) noexcept nogil:
+    moves.moves[moves.count] = move
+    moves.losing[moves.count] = losing
+    moves.keys[moves.count] = key
+    moves.count += 1
+
+
+cdef inline void bring_next(MoveList* moves, int i) noexcept nogil:
+    """Swap the best-ranked of moves i.. into place i (with its key and losing flag)."""
     cdef int best = i, j
-    for j in range(i + 1, count):
-        if keys[j] > keys[best]:
+    for j in range(i + 1, moves.count):
+        if moves.keys[j] > moves.keys[best]:
             best = j
-    moves[i], moves[best] = moves[best], moves[i]
-    keys[i], keys[best] = keys[best], keys[i]
-    losing[i], losing[best] = losing[best], losing[i]
+    moves.moves[i], moves.moves[best] = moves.moves[best], moves.moves[i]
+    moves.keys[i], moves.keys[best] = moves.keys[best], moves.keys[i]
+    moves.losing[i], moves.losing[best] = moves.losing[best], moves.losing[i]

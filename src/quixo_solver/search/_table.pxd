@@ -13,6 +13,9 @@ from libc.string cimport memset
 from .._rules cimport mix64
 from ._mate cimport EXACT, LOWER, UPPER, from_table, table_buckets, to_table
 
+cdef enum:
+    NO_BOUND = 0                # an entry that keeps only a best move (a path-dependent result)
+
 cdef struct Entry:              # 32 bytes
     uint64_t low                # key word 0, + 1: 0 marks an empty slot
     uint64_t high               # key word 1
@@ -48,10 +51,19 @@ cdef struct Table:
     uint16_t generation
 
 
+cdef inline void* allocate_buckets(double mib, size_t bucket_bytes,
+                                   uint64_t* buckets) noexcept nogil:
+    """Room for the most buckets of `bucket_bytes` (a power of two of them) that fit in `mib`
+    MiB, aligned to a cache line (the proof search's table uses it too); NULL if the memory is
+    refused."""
+    buckets[0] = table_buckets(mib, bucket_bytes)
+    return quixo_aligned_alloc(buckets[0] * bucket_bytes)
+
+
 cdef inline int table_allocate(Table* t, double tt_mib) noexcept nogil:
     """Room for the most entries that fit in `tt_mib` MiB; -1 if the memory is refused."""
-    cdef uint64_t buckets = table_buckets(tt_mib, 2 * sizeof(Entry))
-    t.entries = <Entry*>quixo_aligned_alloc(buckets * 2 * sizeof(Entry))
+    cdef uint64_t buckets
+    t.entries = <Entry*>allocate_buckets(tt_mib, 2 * sizeof(Entry), &buckets)
     if t.entries == NULL:
         return -1
     t.size = buckets * 2

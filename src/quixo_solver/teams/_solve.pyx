@@ -92,9 +92,9 @@ def solve(int size, progress=None):
         for index in prange(total, schedule="static"):
             status = status_of(g, index)
             if status > 0:
-                codes[index] = 1
+                codes[index] = win_in(0)
             elif status < 0:
-                codes[index] = 2
+                codes[index] = loss_in(0)
     while True:
         round_ += 1
         changed = 0

@@ -1,21 +1,15 @@
 """Four-player Quixo rules on bitboards: move generation, pushes with dots, lines, perft.
 
-The kernels are the inline functions of _team_rules.pxd; the Python functions below validate their
-arguments (the twin's checks), then run a kernel. A move is (source, target, to_mate) or None
-for a pass, as in the twin.
+The kernels are the inline functions of _team_rules.pxd; the Python functions below validate
+their arguments (the twin's checks), then run a kernel. A move is (source, target, to_mate)
+or None for a pass, as in the twin.
 """
-from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
-import os
+from .._interrupt cimport interrupted
+from .._rules cimport MAX_MOVES, POLL_DEPTH, geometry_of, perft_in_parallel
 
-import numpy as np
-
-from .._rules cimport MAX_MOVES, geometry_of
-from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ..errors import DepthError
-
-DEF POLL_DEPTH = 4          # nodes with this many plies left look at the Ctrl-C flag
 from ..geometry import check_size
 from ._twin import check_roles
 
@@ -98,46 +92,33 @@ cdef uint64_t _perft(const Geometry* g, const Roles* p, int depth) noexcept nogi
 def perft(int size, roles, int depth, int threads=0):
     """Number of move sequences (passes included) of exactly `depth` moves; a move that ends
     the game counts only at depth 1. `threads` <= 0 uses every core. Ctrl-C stops it."""
-    cdef Roles p, child
+    cdef Roles p
     cdef const Geometry* g = _checked(size, roles, &p)
-    cdef int codes[2 * MAX_MOVES]
-    cdef int count, i
     if depth < 0:
         raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
     if depth == 0:
         return 1
     if team_status(g, &p) != 0:
         return 0
-    if threads <= 0:
-        threads = os.cpu_count() or 1
-    cdef int remaining = depth
-    frontier = [tuple(roles)]
-    while remaining > 3 and len(frontier) < 512 * threads:
-        expanded = []
-        for position in frontier:
-            for role in range(ROLES):
-                p.cubes[role] = position[role]
-            count = move_codes(g, &p, codes)
-            for i in range(count):
-                play_code(g, codes[i], &p, &child)
-                if team_status(g, &child) == 0:
-                    expanded.append((child.cubes[0], child.cubes[1], child.cubes[2],
-                                     child.cubes[3]))
-        frontier = expanded
-        remaining -= 1
-    cdef mask_t[:, ::1] positions = np.array(frontier, dtype=np.uint32).reshape(-1, 4)
-    cdef Py_ssize_t k, total_positions = positions.shape[0]
-    cdef uint64_t total = 0
-    watch_interrupts()
-    try:
-        for k in prange(total_positions, nogil=True, schedule="dynamic", num_threads=threads):
-            total += _perft_row(g, &positions[k, 0], remaining)
-    finally:
-        stop_watching()
-    return int(total)
+
+    def children(position):
+        cdef Roles here, child
+        cdef int codes[2 * MAX_MOVES]
+        cdef int count, i, role
+        for role in range(ROLES):
+            here.cubes[role] = position[role]
+        count = move_codes(g, &here, codes)
+        found = []
+        for i in range(count):
+            play_code(g, codes[i], &here, &child)
+            if team_status(g, &child) == 0:
+                found.append((child.cubes[0], child.cubes[1], child.cubes[2], child.cubes[3]))
+        return found
+
+    return perft_in_parallel(g, tuple(roles), depth, threads, children, _perft_row)
 
 
-cdef inline uint64_t _perft_row(const Geometry* g, const mask_t* row, int depth) noexcept nogil:
+cdef uint64_t _perft_row(const Geometry* g, const mask_t* row, int depth) noexcept nogil:
     cdef Roles p
     p.cubes[0] = row[0]
     p.cubes[1] = row[1]

@@ -7,27 +7,30 @@ and team-mates choose together. A pass is a move (it hands the turn to the other
 The transposition table and the move-ordering rules are the two-player search's
 (search/_table.pxd, search/_ordering.pxd).
 
+Repetitions and their graph-history interaction are handled as in the two-player search
+(search/_search.pyx): a position that repeats one with the same player to move (4 plies apart)
+scores 0, and a result a repetition decided is never stored in the table.
+
 Bound contract of `_search(depth, ply, alpha, beta)`, as for two players: a result v <= alpha
 is an upper bound, v >= beta a lower bound, otherwise exact (depth-limited); mate scores are
-facts whatever the depth. Values do not depend on the path (the rules have no history), so
-table entries hold wherever a position recurs.
+facts whatever the depth.
 """
-from libc.stdint cimport int32_t, uint64_t
-from libc.string cimport memset
+from libc.stdint cimport uint64_t
 
-from .._rules cimport MAX_MOVES, Geometry, geometry_of, mask_t, near_line
+from .._rules cimport Geometry, near_line, popcount
 from .._interrupt cimport stop_watching, watch_interrupts
 from ..search._heuristic cimport evaluate
-from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, mate_distance_prunes,
-                             now, out_of_budget)
-from ..search._ordering cimport THREAT_DEPTH, bring_next, order_key
-from ..search._table cimport (Entry, Table, bound_of, table_allocate, table_clear, table_cutoff,
-                              table_free, table_new_search, table_probe, table_store)
+from ..search._node cimport Node, node_finish, node_start, node_take
+from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, count_node,
+                             mate_distance_prunes)
+from ..search._repetition cimport path_visit
+from ..search._search_state cimport SearchState
+from ..search._ordering cimport THREAT_DEPTH, MoveList, add_move, bring_next, order_key
+from ..search._table cimport Entry, table_cutoff, table_probe, table_store
 from ._team_rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
 cdef enum:
-    MAX_CODES = 2 * MAX_MOVES + 1
     NO_CODE = 0xFFFF
 
 
@@ -41,36 +44,11 @@ cdef inline uint64_t high_key(const Roles* p) noexcept nogil:
     return <uint64_t>p.cubes[2] | (<uint64_t>p.cubes[3] << 25)
 
 
-cdef class TeamSearcher:
-    """Search state for one board size: transposition table, limits, counters."""
-    cdef const Geometry* g
-    cdef readonly int size
-    cdef Table table
-    cdef readonly uint64_t nodes
-    cdef uint64_t node_limit
-    cdef double deadline
-    cdef readonly bint stopped
-    cdef int32_t history[MAX_CODES]
-    cdef readonly int root_move
+cdef class TeamSearcher(SearchState):
+    """Search state for one board size (SearchState: transposition table, limits, counters)."""
 
     def __cinit__(self, int size, double tt_mib):
-        self.g = geometry_of(size)
-        self.size = size
-        if table_allocate(&self.table, tt_mib) != 0:
-            raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
-        self.clear()
-
-    def __dealloc__(self):
-        table_free(&self.table)
-
-    @property
-    def entries(self):
-        """Entries of the transposition table."""
-        return self.table.size
-
-    def clear(self):
-        table_clear(&self.table)
-        memset(self.history, 0, sizeof(self.history))
+        self.path.period = 4
 
     def search(self, roles, int depth, double seconds, uint64_t node_limit,
                uint64_t nodes_before=0):
@@ -78,21 +56,26 @@ cdef class TeamSearcher:
         `stopped`). `root_move` is then the best move code found, or -1."""
         cdef Roles p
         cdef int score, role
+        cdef bint dependent
         for role in range(4):
             p.cubes[role] = roles[role]
-        self.nodes = nodes_before
-        self.node_limit = node_limit
-        self.deadline = now() + seconds if seconds > 0 else 0
-        self.stopped = False
-        self.root_move = -1
-        table_new_search(&self.table)
+        self.begin(seconds, node_limit, nodes_before)
         watch_interrupts()
         try:
             with nogil:
-                score = self._search(&p, depth, 0, -INFINITE, INFINITE)
+                score = self._search(&p, depth, 0, -INFINITE, INFINITE, &dependent)
         finally:
             stop_watching()
         return score
+
+    def game_key(self, roles):
+        """(key low word, key high word, cubes) of a position's roles, for `set_game`."""
+        cdef Roles p
+        cdef int role
+        for role in range(4):
+            p.cubes[role] = roles[role]
+        return (low_key(&p), high_key(&p),
+                sum(popcount(p.cubes[role]) for role in range(4)))
 
     def table_move(self, roles):
         """The best move code stored for a position, or -1."""
@@ -106,9 +89,6 @@ cdef class TeamSearcher:
     cdef inline Entry* _probe(self, const Roles* p) noexcept nogil:
         return table_probe(&self.table, low_key(p), high_key(p))
 
-    cdef inline void _store(self, const Roles* p, int depth, int ply, int score, int bound,
-                            int code) noexcept nogil:
-        table_store(&self.table, low_key(p), high_key(p), depth, ply, score, bound, code)
 
     cdef bint _wins_at_once(self, const Roles* p) noexcept nogil:
         """Whether the team to move has a move that completes only its own line."""
@@ -125,37 +105,40 @@ cdef class TeamSearcher:
                     return True
         return False
 
-    cdef int _search(self, const Roles* p, int depth, int ply, int alpha, int beta) noexcept nogil:
+    cdef int _search(self, const Roles* p, int depth, int ply, int alpha, int beta,
+                     bint* dependent) noexcept nogil:
         cdef const Geometry* g = self.g
-        cdef int original_alpha = alpha, score, best = -INFINITE, best_code = NO_CODE
-        cdef int count = 0, i, code, tt_code = NO_CODE, status
+        cdef int score, i, code, tt_code = NO_CODE, status
+        cdef bint child_dependent
+        cdef Node node
+        cdef MoveList moves
         cdef Entry* entry
         cdef Roles child
-        cdef int codes[MAX_CODES]
-        cdef int order[MAX_CODES]
-        cdef bint losing[MAX_CODES]
+        cdef uint64_t low = low_key(p), high = high_key(p)
 
-        self.nodes += 1
-        if out_of_budget(self.nodes, self.node_limit, self.deadline):
-            self.stopped = True
-        if self.stopped:
+        dependent[0] = False
+        if count_node(&self.nodes, self.node_limit, self.deadline, &self.stop_request,
+                      &self.stopped):
+            return 0
+
+        if path_visit(&self.path, self.path.game_length + ply, low, high,
+                      popcount(p.cubes[0] | p.cubes[1] | p.cubes[2] | p.cubes[3])) and ply > 0:
+            dependent[0] = True
             return 0
 
         if mate_distance_prunes(ply, alpha, &beta):
             return beta
 
-        entry = self._probe(p)
+        entry = table_probe(&self.table, low, high)
         if entry != NULL:
             tt_code = entry.move
         if table_cutoff(entry, depth, ply, alpha, beta, &score):
             return score
 
         # Generate; a move that completes only our team's line ends the node at once.
+        moves.count = 0
         if must_pass(g, p):
-            codes[0] = PASS_MOVE
-            losing[0] = False
-            order[0] = 0
-            count = 1
+            add_move(&moves, PASS_MOVE, False, 0)
         else:
             for code in range(2 * g.move_count):
                 if not is_legal_code(g, code, p):
@@ -165,48 +148,45 @@ cdef class TeamSearcher:
                 if status < 0:                      # only our line: a win
                     if ply == 0:
                         self.root_move = code
-                    self._store(p, MAX_DEPTH, ply, MATE - (ply + 1), EXACT, code)
+                    table_store(&self.table, low, high, MAX_DEPTH, ply, MATE - (ply + 1), EXACT,
+                                code)
                     return MATE - (ply + 1)
-                losing[count] = status > 0          # the other team's line: a loss
-                codes[count] = code
-                order[count] = order_key(
-                    losing[count], code == tt_code, self.history[code],
-                    not losing[count] and code != tt_code and depth >= THREAT_DEPTH
-                    and self._wins_at_once(&child))
-                count += 1
+                add_move(&moves, code, status > 0, order_key(   # the other team's line: lost
+                    status > 0, code == tt_code, self.cutoffs[code],
+                    status <= 0 and code != tt_code and depth >= THREAT_DEPTH
+                    and self._wins_at_once(&child)))
 
         if depth <= 0:
-            return evaluate(g, team_cubes(p), other_team_cubes(p))
+            return evaluate(g, &self.weights, team_cubes(p), other_team_cubes(p))
 
-        for i in range(count):
-            bring_next(i, count, codes, order, losing)
-            code = codes[i]
-            if losing[i]:
+        node_start(&node, alpha, NO_CODE)
+        for i in range(moves.count):
+            bring_next(&moves, i)
+            code = moves.moves[i]
+            child_dependent = False
+            if moves.losing[i]:
                 score = -(MATE - (ply + 1))
             else:
                 play_code(g, code, p, &child)
                 if i == 0:
-                    score = -self._search(&child, depth - 1, ply + 1, -beta, -alpha)
+                    score = -self._search(&child, depth - 1, ply + 1, -beta, -alpha,
+                                          &child_dependent)
                 else:
-                    score = -self._search(&child, depth - 1, ply + 1, -alpha - 1, -alpha)
+                    score = -self._search(&child, depth - 1, ply + 1, -alpha - 1, -alpha,
+                                          &child_dependent)
                     if alpha < score < beta:
-                        score = -self._search(&child, depth - 1, ply + 1, -beta, -alpha)
+                        score = -self._search(&child, depth - 1, ply + 1, -beta, -alpha,
+                                              &child_dependent)
             if self.stopped:
                 return 0
-            if score > best:
-                best = score
-                best_code = code
-                if ply == 0:
-                    self.root_move = code
-            if score > alpha:
-                alpha = score
-            if alpha >= beta:
+            if node_take(&node, score, code, child_dependent, beta, ply, &self.root_move):
                 if code != PASS_MOVE:
-                    self.history[code] += depth * depth
+                    self.cutoffs[code] += depth * depth
                 break
+            alpha = node.alpha
 
-        self._store(p, depth, ply, best, bound_of(best, original_alpha, beta), best_code)
-        return best
+        dependent[0] = node_finish(&node, &self.table, low, high, depth, ply, beta)
+        return node.best
 
 
 PASS_CODE = PASS_MOVE

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
-from ..errors import DepthError, PositionError
+from .._twin import checked_depth, count_sequences
+from ..errors import PositionError
 from ..geometry import check_size
 
 if TYPE_CHECKING:
@@ -134,20 +135,6 @@ def position_status(size: int, roles: Roles) -> int:
 
 
 def perft(size: int, roles: Roles, depth: int, threads: int = 0) -> int:
-    grid = _grid(size, roles)
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise DepthError(f"depth must be a non-negative integer, not {depth!r}")
-    return _grid_perft(grid, depth)
-
-
-def _grid_perft(grid: list[list[int]], depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    for move in _grid_moves(grid):
-        child = _grid_play(grid, move)
-        if depth == 1:
-            total += 1
-        elif _status(child) == 0:  # a move that ends the game has no continuations
-            total += _grid_perft(child, depth - 1)
-    return total
+    return count_sequences(_grid(size, roles), checked_depth(depth),
+                           lambda grid: (_grid_play(grid, move) for move in _grid_moves(grid)),
+                           _status)

@@ -16,8 +16,10 @@ from __future__ import annotations
 import re
 from typing import cast
 
+from solverkit.messages import clip
+
 from ..errors import MoveError, PositionError
-from ..limits import shorten
+
 from ..notation import read_cells
 
 PLAYERS = ("X1", "O1", "X2", "O2")
@@ -32,12 +34,12 @@ def parse_position(text: str) -> tuple[int, tuple[int, int, int, int], int]:
         raise PositionError(f"a position must be a string, not {type(text).__name__}")
     parts = text.split()
     if len(parts) != 2:
-        raise PositionError(f"four-player position {shorten(text)} must be the rows, a space and the "
+        raise PositionError(f"four-player position {clip(text)} must be the rows, a space and the "
                             "player to move (X1, O1, X2 or O2)")
     rows_text, turn = parts
     if turn not in PLAYERS:
         raise PositionError(f"player to move must be X1, O1, X2 or O2 (case-sensitive), "
-                            f"not {shorten(turn)}")
+                            f"not {clip(turn)}")
     size, cells = read_cells(rows_text, rows_text, "XxOo.", ". X x O o")
     cubes = [0, 0, 0, 0]
     for index, cell in enumerate(cells):
@@ -78,7 +80,7 @@ def parse_move(text: str) -> tuple[str, str, bool] | None:
         return None
     match = _MOVE.fullmatch(text.strip().lower())
     if match is None:
-        raise MoveError(f"{shorten(text)} is not a four-player move; write a1e1, a1e1+ (dot to the "
+        raise MoveError(f"{clip(text)} is not a four-player move; write a1e1, a1e1+ (dot to the "
                         "team-mate) or pass")
     return match.group(1), match.group(2), match.group(3) == "+"
 

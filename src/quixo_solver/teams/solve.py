@@ -16,12 +16,9 @@ import numpy as np
 from .. import geometry
 from ..errors import QuixoError
 from ..notation import square_name
-from ..limits import check_table_mib
-from ..tablebase import values
-from ..baseboard import check_board
-from ..search import (SearchResult, _preference, analyze_moves, check_limits, iterate,
-                      prepare_solver, seen_by_mover, solve_on_clock)
-from ..time_allocation import TimeManager
+from ..search import BaseSolver, SearchResult, preference, seen_by_mover
+from ..search.base import SearchKernel
+from ..tablebase import MissingTableError, values
 from . import _solve, _team_search
 from .board import TeamBoard, TeamMove
 
@@ -49,83 +46,45 @@ def table_value(board: TeamBoard) -> tuple[str, int | None]:
     return decode(int(small_board()[_solve.position_index(board.size, board.roles)]))
 
 
-def _move_of(size: int, code: int) -> TeamMove:
-    if code == _team_search.PASS_CODE:
-        return TeamMove.null()
-    source, target = geometry.moves(size)[code >> 1]
-    return TeamMove(square_name(size, source), square_name(size, target), bool(code & 1))
+class TeamSolver(BaseSolver[TeamBoard]):
+    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table); 3x3 from
+    its complete solution."""
 
+    board_type = TeamBoard
 
-class TeamSolver:
-    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table)."""
+    def _new_searcher(self, size: int) -> SearchKernel:
+        return _team_search.TeamSearcher(size, self.tt_mib)
 
-    def __init__(self, tt_mib: float = 64) -> None:
-        self.tt_mib = check_table_mib(tt_mib)
-        self._searchers: dict[int, _team_search.TeamSearcher] = {}
-        self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
+    def _kernel_position(self, board: TeamBoard) -> tuple[int, int, int, int]:
+        return board.roles
 
-    def _searcher(self, size: int) -> _team_search.TeamSearcher:
-        if size not in self._searchers:
-            self._searchers[size] = _team_search.TeamSearcher(size, self.tt_mib)
-        return self._searchers[size]
+    def _kernel_move(self, size: int, code: int) -> TeamMove:
+        if code == _team_search.PASS_CODE:
+            return TeamMove.null()
+        source, target = geometry.moves(size)[code >> 1]
+        return TeamMove(square_name(size, source), square_name(size, target), bool(code & 1))
 
-    def table_result(self, board: TeamBoard) -> SearchResult:
-        """The exact answer of the complete 3x3 solution, with a best move and the line."""
+    def tablebase_result(self, board: TeamBoard, line: int | None = None) -> SearchResult:
+        raise MissingTableError("the tablebases hold two-player positions; four-player "
+                                "positions are answered by 'quixo solve' (3x3 exactly, larger "
+                                "boards by search)")
+
+    def exact_result(self, board: TeamBoard, line: int | None = None) -> SearchResult | None:
+        """The complete 3x3 solution's answer with the first `line` moves of the line to the
+        end (None: all); None on larger boards."""
+        if board.size != SOLVED_SIZE:
+            return None
         value, plies = table_value(board)
-        line, child = [], board.copy(stack=False)
-        while not child.is_game_over() and value != "draw":
-            child_value = [(move, _after(child, move)) for move in child.legal_moves]
-            move = min(child_value, key=lambda row: _preference(row[1]))[0]
-            line.append(move)
+        played: list[TeamMove] = []
+        child = board.copy(stack=False)
+        while (line is None or len(played) < line) and not child.is_game_over() and (
+                value != "draw" or not played):
+            move = min(((move, _after(child, move)) for move in child.legal_moves),
+                       key=lambda row: preference(row[1]))[0]
+            played.append(move)
             child.push(move)
-        return SearchResult(value, plies, line[0] if line else None, line, source="tablebase")
-
-    def prepare(self, size: int) -> None:
-        """Get ready to play on a `size` board before any clock runs (see Solver.prepare)."""
-        prepare_solver(self, TeamBoard(size=size))
-
-    def solve(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
-              nodes: int | None = None, *, clock: float | None = None,
-              increment: float = 0.0) -> SearchResult:
-        """As Solver.solve: limits, or `clock` (the mover's seconds left) and `increment`,
-        with which the solver decides how long to think. Each of the four players has a clock
-        of their own: pass the one of the player to move."""
-        check_board(board, TeamBoard)
-        check_limits(depth, time, nodes, clock, increment)
-        if clock is not None:
-            return solve_on_clock(self.time_manager, board, clock, increment, depth, nodes,
-                                  lambda: self._answer_at_once(board), self._iterate)
-        status = board.status()
-        if status:
-            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
-        if board.size == SOLVED_SIZE:
-            return self.table_result(board)
-        return self._iterate(board, depth, time, nodes)
-
-    def _answer_at_once(self, board: TeamBoard) -> SearchResult | None:
-        """A finished game's result, or the 3x3 solution's with the best move alone; else
-        None once the searcher is ready."""
-        status = board.status()
-        if status:
-            return SearchResult("win" if status > 0 else "loss", 0, None, source="terminal")
-        if board.size == SOLVED_SIZE:
-            value, plies = table_value(board)
-            move = min(((move, _after(board, move)) for move in board.legal_moves),
-                       key=lambda row: _preference(row[1]))[0]
-            return SearchResult(value, plies, move, [move], source="tablebase")
-        self._searcher(board.size)
-        return None
-
-    def _iterate(self, board: TeamBoard, depth: int | None, seconds: float | None,
-                 nodes: int | None, soft: float | None = None) -> SearchResult:
-        return iterate(board, self._searcher(board.size), lambda b: b.roles,
-                       lambda code: _move_of(board.size, code), depth, seconds, nodes, soft)
-
-    def analyze(self, board: TeamBoard, depth: int | None = None, time: float | None = None,
-                nodes: int | None = None) -> list[tuple[TeamMove, SearchResult]]:
-        """Every legal move with its result for the team to move, best first."""
-        check_board(board, TeamBoard)
-        return analyze_moves(self.solve, board, depth, time, nodes)
+        return SearchResult(value, plies, played[0] if played else None, played,
+                            source="tablebase")
 
 
 def _after(board: TeamBoard, move: TeamMove) -> SearchResult:

@@ -1,0 +1,142 @@
+"""The two-player solver: `Solver` searches over the Cython kernel (_search.pyx) and answers
+from the tablebases wherever a class is built (at the root, and at every node of the search).
+`prove` runs the proof-number search (df-pn, in the same kernel), which proves wins and losses
+far beyond alpha-beta's horizon along narrow lines, with a bound on their plies; `solve` runs it
+after alpha-beta when asked to (`proof_share`, which `quixo solve` sets).
+
+The heuristic of an unproven position (from the player to move, _heuristic.pxd): every line
+(rank, file, diagonal) that holds only the mover's cubes is worth 1, 4, 16, 64 for 1..4 of
+them, the opponent's lines the negative; holding both end cubes of a rank or file (which
+decides who can push along it) is worth 6; each cube more than the opponent 3. These follow the
+strategy tips of the French rulebook: build several lines of 3 then 4, own more cubes, hold
+both ends of a line.
+"""
+from __future__ import annotations
+
+import os
+import time as clock_time
+
+from solverkit.messages import clip
+
+from .. import geometry
+from ..baseboard import check_board
+from ..board import Board, Move
+from ..errors import QuixoError
+
+from ..notation import square_name
+from ..tablebase import Tablebase
+from . import _search
+from .base import BaseSolver, SearchKernel, check_limits
+from .result import SearchResult
+from .weights import WeightSet, Weights
+
+
+class Solver(BaseSolver[Board]):
+    """Alpha-beta (principal variation search) with iterative deepening for two players.
+
+    ``tt_mib`` sizes the transposition table (per board size); ``tablebase`` is a
+    ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
+    node, or None; ``weights`` are the evaluation's (search/weights.py).
+    """
+
+    board_type = Board
+    proves = True
+
+    def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
+                 weights: WeightSet | Weights | str | None = None) -> None:
+        super().__init__(tt_mib, weights)
+        if isinstance(tablebase, (str, os.PathLike)):
+            tablebase = Tablebase(tablebase)
+        elif tablebase is not None and not isinstance(tablebase, Tablebase):
+            raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
+                             f"{clip(tablebase)}")
+        self.tablebase = tablebase
+
+    def _new_searcher(self, size: int) -> SearchKernel:
+        searcher = _search.Searcher(size, self.tt_mib)
+        if self.tablebase is not None:
+            for a in range(size * size + 1):
+                for b in range(size * size + 1 - a):
+                    if self.tablebase.has_table(size, a, b):
+                        searcher.add_table(a, b, self.tablebase.table(size, a, b))
+        return searcher
+
+    def _kernel_position(self, board: Board) -> tuple[int, int]:
+        return board.mover_cubes, board.opponent_cubes
+
+    def _kernel_move(self, size: int, index: int) -> Move:
+        source, target = geometry.moves(size)[index]
+        return Move(square_name(size, source), square_name(size, target))
+
+    def tablebase_result(self, board: Board, line: int | None = None) -> SearchResult:
+        """The tables' answer with the first `line` moves of the line to the end (None: all,
+        a probe per legal move per ply); MissingTableError when the position's class is not
+        built (or the solver has no tablebase)."""
+        if self.tablebase is None:
+            return super().tablebase_result(board, line)
+        result = self.tablebase.probe(board)
+        played: list[Move] = []
+        child = board.copy(stack=False)
+        while (line is None or len(played) < line) and not child.is_game_over() and (
+                result.wdl != 0 or not played):
+            moves = self.tablebase.probe_moves(child)
+            if not moves:
+                break
+            played.append(moves[0][0])
+            child.push(played[-1])
+        return SearchResult(result.value, result.plies, played[0] if played else None, played,
+                            source="tablebase")
+
+    def prove(self, board: Board, time: float | None = None,
+              nodes: int | None = None) -> SearchResult:
+        """Proof-number search of `board`: first that the player to move wins, then (with what
+        the first attempt leaves, or all of it once a win is disproven) that they lose. A
+        proven result gives `plies_at_most`, the plies the proof takes at most (exact
+        `plies` only from the tables, or for a win with the next move); otherwise the value is
+        "unknown" with the most promising move. Without limits it runs until decided or
+        stopped (Ctrl-C, `stop()`)."""
+        check_board(board, Board)
+        check_limits(None, time, nodes)
+        settled = self.settled_result(board)
+        if settled is not None:
+            return settled
+        searcher = self.searcher_for_game(board)
+        assert isinstance(searcher, _search.Searcher)    # the two-player kernel proves
+        position = self._kernel_position(board)
+        started = clock_time.perf_counter()
+        first_seconds = 0.0 if time is None else time / 2
+        first_nodes = 0 if nodes is None else max(1, nodes // 2)
+        proof, disproof, bound, move = searcher.prove(position, True, first_seconds,
+                                                      first_nodes)
+        spent = searcher.nodes
+        result = None
+        if proof == 0:
+            result = SearchResult("win", bound if bound == 1 else None,
+                                  self._kernel_move(board.size, move), plies_at_most=bound)
+        elif not self.stopped:
+            left = 0.0 if time is None else time - (clock_time.perf_counter() - started)
+            if time is None or left > 0:
+                proof, _, bound, defence = searcher.prove(
+                    position, False, left, 0 if nodes is None else max(1, nodes - spent))
+                spent += searcher.nodes
+                if proof == 0:
+                    result = SearchResult("loss", None,
+                                          self._kernel_move(board.size, defence),
+                                          plies_at_most=bound)
+        if result is None:
+            result = SearchResult("unknown", None, None if move < 0 else
+                                  self._kernel_move(board.size, move))
+        if result.best_move is None:
+            result.best_move = next(iter(board.legal_moves))
+        result.principal_variation = [result.best_move]
+        result.nodes = spent
+        result.seconds = clock_time.perf_counter() - started
+        result.proof_search = _proof_note(result)
+        return result
+
+
+def _proof_note(result: SearchResult) -> str:
+    if result.value == "unknown":
+        return f"no proof within the limits ({result.nodes:,} nodes, {result.seconds:.2f} s)"
+    return (f"proven: {result.value} within {result.plies_at_most} plies "
+            f"({result.nodes:,} nodes, {result.seconds:.2f} s)")
