@@ -9,8 +9,11 @@ from hypothesis import strategies as st
 from quixo_solver import BaseBoard, Board, PositionError, parse_board, perft
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import notation as team_notation
+from quixo_solver.teams.solve import TeamSolver
+from quixo_solver.variants import VARIANTS as ALL_VARIANTS
+from quixo_solver.variants import VariantError, find_variant, variant_of
 
-VARIANTS = [(Board, size) for size in (3, 4, 5)] + [(TeamBoard, size) for size in (3, 4, 5)]
+VARIANTS = [(variant.board_type, size) for variant in ALL_VARIANTS for size in (3, 4, 5)]
 
 
 def check_invariants(board: BaseBoard) -> None:
@@ -86,3 +89,22 @@ def test_parse_board_chooses_the_variant_from_the_notation():
         with pytest.raises(PositionError):
             parse_board(text)
     assert Board(size=3) != TeamBoard(size=3)
+
+
+def test_the_variants_name_their_board_solver_and_players():
+    assert [v.players for v in ALL_VARIANTS] == [2, 4]
+    for variant in ALL_VARIANTS:
+        board = variant.start(size=4)
+        assert type(board) is variant.board_type and find_variant(variant.players) is variant
+        assert variant_of(board) is variant and board.turn == variant.player_names[0]
+        solver = variant.new_solver(tt_mib=1)
+        assert isinstance(solver, variant.solver_type)
+        assert solver.solve(board, depth=1).best_move in board.legal_moves
+        assert "a1e1" in variant.help_text
+    assert isinstance(find_variant(4).new_solver(1), TeamSolver)
+    with pytest.raises(VariantError, match="2 or 4 players, not 3"):
+        find_variant(3)
+    with pytest.raises(VariantError, match="no tablebase files"):
+        find_variant(4).new_solver(1, tablebase="tables")
+    with pytest.raises(PositionError):
+        variant_of("a board")

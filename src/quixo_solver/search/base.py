@@ -237,12 +237,13 @@ class BaseSolver(Generic[BoardT]):
                 nodes: int | None = None) -> list[tuple[Any, SearchResult]]:
         """Every legal move with its result for the side to move, best first (the fastest
         win, draws, unproven moves by score, the slowest loss). The limits apply to each
-        move's search."""
+        move's search. The game's earlier positions (the board's move stack) count for
+        repetitions."""
         check_board(board, self.board_type)
         check_limits(depth, time, nodes)
         rows: list[tuple[Any, SearchResult]] = []
         for move in board.legal_moves:
-            child = board.copy(stack=False)
+            child = board.copy()          # with the game's moves: repetitions count
             child.push(move)
             # a table's value alone: one probe per move
             seen = self.settled_result(child, line=0) or self._iterate(

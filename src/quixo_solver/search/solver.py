@@ -138,5 +138,5 @@ class Solver(BaseSolver[Board]):
 def _proof_note(result: SearchResult) -> str:
     if result.value == "unknown":
         return f"no proof within the limits ({result.nodes:,} nodes, {result.seconds:.2f} s)"
-    return (f"proven: {result.value} within {result.plies_at_most} plies "
-            f"({result.nodes:,} nodes, {result.seconds:.2f} s)")
+    plies = "1 ply" if result.plies_at_most == 1 else f"{result.plies_at_most} plies"
+    return f"proven: {result.value} within {plies} ({result.nodes:,} nodes, {result.seconds:.2f} s)"
