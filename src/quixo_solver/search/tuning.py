@@ -19,16 +19,10 @@ import numpy.typing as npt
 
 from .weights import LIMITS, LINE_COUNTS, Weights, features
 
-# The evaluation's unit: a line of four of the mover's cubes keeps the weight it has in the
-# rulebook's weights (64), so that tuned scores stay on the scale the search's other numbers
-# (draws at 0, the evaluation's limit) were chosen for.
-ANCHOR_WEIGHT = 64
-
-
 @dataclass(frozen=True)
 class Fit:
-    """The result of a fit: the weights (integers, on the evaluation's unit), the scale
-    (evaluation units per unit of log-odds), and the mean cross-entropy before and after."""
+    """The result of a fit: the weights (integers), the scale (evaluation points per unit of
+    log-odds), and the mean cross-entropy of the rulebook's weights and of the tuned ones."""
 
     weights: Weights
     scale: float
@@ -70,20 +64,17 @@ def fit_log_odds(matrix: npt.NDArray[np.float64], labels: npt.NDArray[np.float64
     return w
 
 
-def to_weights(log_odds_weights: npt.NDArray[np.float64]) -> tuple[Weights, float]:
-    """Integer weights on the evaluation's unit (ANCHOR_WEIGHT for a line of four of the
-    mover's cubes) and the scale that converts them back to log-odds, clipped to the
-    kernel's bounds."""
-    anchor = float(log_odds_weights[LINE_COUNTS - 1])
-    if anchor <= 0:
-        raise ValueError("the fit does not favour the mover's lines of four: too few or too "
-                         "uninformative positions")
-    scale = ANCHOR_WEIGHT / anchor
+def to_weights(size: int, log_odds_weights: npt.NDArray[np.float64],
+               scale: float) -> Weights:
+    """Integer weights of `scale` evaluation units per unit of log-odds, clipped to the
+    kernel's bounds; line weights of counts a board of this size never evaluates (a full
+    line ends the game) are 0."""
     scaled = log_odds_weights * scale
+    for unused in range(size - 1, LINE_COUNTS):
+        scaled[unused] = scaled[LINE_COUNTS + unused] = 0
     limits = [LIMITS["line"]] * (2 * LINE_COUNTS) + [LIMITS["ends"]] * 2 + [LIMITS["cube"],
                                                                            LIMITS["tempo"]]
-    clipped = np.clip(np.round(scaled), -np.array(limits), np.array(limits))
-    return Weights.from_vector(clipped), scale
+    return Weights.from_vector(np.clip(np.round(scaled), -np.array(limits), np.array(limits)))
 
 
 def tune(size: int, positions: list[tuple[int, int]], labels: list[float]) -> Fit:
@@ -95,11 +86,13 @@ def tune(size: int, positions: list[tuple[int, int]], labels: list[float]) -> Fi
     if np.any((target < 0) | (target > 1)):
         raise ValueError("labels are results from 0 (a loss) to 1 (a win)")
     fitted = fit_log_odds(matrix, target)
-    weights, scale = to_weights(fitted)
+    # the unit of the tuned scores: as many evaluation points per unit of log-odds as the
+    # rulebook's weights give when they fit these positions best, so that a score means
+    # what it meant to the search's other numbers (draws at 0, the evaluation's limit)
     before = Weights()
-    before_scale = _best_scale(matrix, target, before.vector())
-    return Fit(weights, scale,
-               cross_entropy(matrix, target, before.vector() / before_scale),
+    scale = _best_scale(matrix, target, before.vector())
+    weights = to_weights(size, fitted, scale)
+    return Fit(weights, scale, cross_entropy(matrix, target, before.vector() / scale),
                cross_entropy(matrix, target, weights.vector() / scale), len(positions))
 
 

@@ -97,7 +97,10 @@ class WeightSet:
     sizes: Mapping[int, Weights] = field(default_factory=dict)
 
     def for_size(self, size: int) -> Weights:
-        return self.sizes.get(size, DEFAULTS.sizes.get(size, Weights()))
+        """This set's weights of a size, else the shipped defaults', else the rulebook's."""
+        if size in self.sizes:
+            return self.sizes[size]
+        return DEFAULTS.sizes.get(size, Weights()) if self is not DEFAULTS else Weights()
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION,
@@ -196,4 +199,13 @@ def twin_evaluate(size: int, weights: Weights, mine: int, theirs: int) -> int:
     return int(round(float(features(size, mine, theirs) @ weights.vector())))
 
 
-DEFAULTS = WeightSet({})    # the rulebook's weights (Weights()); tuned ones replace them
+RULEBOOK = WeightSet({})        # the rulebook's weights (Weights()) for every size
+
+
+def _shipped_defaults() -> WeightSet:
+    """The tuned weights that ship with the package (tools/tune_weights.py wrote them; the
+    rulebook's for a size they do not name)."""
+    return WeightSet.load(Path(__file__).with_name("default_weights.json"))
+
+
+DEFAULTS = _shipped_defaults()
