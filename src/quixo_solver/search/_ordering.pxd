@@ -35,10 +35,12 @@ cdef struct MoveList:
 
 
 cdef inline void add_move(MoveList* moves, int move, bint losing, int key) noexcept nogil:
-    moves.moves[moves.count] = move
-    moves.losing[moves.count] = losing
-    moves.keys[moves.count] = key
-    moves.count += 1
+    # the count read once: the stores into the arrays might alias it as far as C knows
+    cdef int i = moves.count
+    moves.moves[i] = move
+    moves.losing[i] = losing
+    moves.keys[i] = key
+    moves.count = i + 1
 
 
 cdef inline void bring_next(MoveList* moves, int i) noexcept nogil:

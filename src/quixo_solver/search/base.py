@@ -29,7 +29,7 @@ from ..tablebase import MissingTableError
 from ..time_allocation import TimeManager, check_clock
 from . import _search
 from .result import SearchResult, preference, seen_by_mover
-from .weights import WeightSet, Weights, weight_set
+from .weights import RULEBOOK, WeightSet, Weights, weight_set
 
 DEFAULT_DEPTH_WITHOUT_TIME = 64
 DEPTH_LIMIT = _search.DEPTH_LIMIT   # the deepest search, in plies (_mate.pxd MAX_DEPTH)
@@ -80,15 +80,17 @@ class BaseSolver(Generic[BoardT]):
     """Iterative deepening over a search kernel, for one variant (see the module docstring).
     ``tt_mib`` sizes the transposition table (one per board size); ``weights`` are the
     evaluation's (search/weights.py: a WeightSet, one Weights for every size, a weights file,
-    or None for the defaults)."""
+    or None for the variant's defaults: the tuned ones for two players, the rulebook's for
+    four, whose games they were not tuned on)."""
 
     board_type: ClassVar[type[BaseBoard]]
     proves: ClassVar[bool] = False     # whether `prove` (a proof-number search) is offered
+    default_weights: ClassVar[WeightSet] = RULEBOOK   # weights=None: the variant's own
 
     def __init__(self, tt_mib: float = 64,
                  weights: WeightSet | Weights | str | None = None) -> None:
         self.tt_mib = check_table_mib(tt_mib)
-        self.weights = weight_set(weights)
+        self.weights = self.default_weights if weights is None else weight_set(weights)
         self._searchers: dict[int, SearchKernel] = {}
         self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
         self._stopped = False

@@ -28,7 +28,7 @@ from ..tablebase import Tablebase
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult
-from .weights import WeightSet, Weights
+from .weights import DEFAULTS, WeightSet, Weights
 
 
 class Solver(BaseSolver[Board]):
@@ -41,6 +41,7 @@ class Solver(BaseSolver[Board]):
 
     board_type = Board
     proves = True
+    default_weights = DEFAULTS                 # tuned on two-player games (weights.py)
 
     def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
                  weights: WeightSet | Weights | str | None = None) -> None:

@@ -199,7 +199,7 @@ def twin_evaluate(size: int, weights: Weights, mine: int, theirs: int) -> int:
     return int(round(float(features(size, mine, theirs) @ weights.vector())))
 
 
-RULEBOOK = WeightSet({})        # the rulebook's weights (Weights()) for every size
+RULEBOOK = WeightSet({size: Weights() for size in geometry.SIZES})   # the rulebook's, everywhere
 
 
 def _shipped_defaults() -> WeightSet:
