@@ -22,7 +22,7 @@ from ._perft import perft, perft_divide
 from .search import SearchResult, Solver
 from .tablebase import MissingTableError, Tablebase
 
-__version__ = "0.1.0"
+from solverkit.version import __version__ as __version__
 
 __all__ = [
     "BaseBoard",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, TypedDict
 
 from solverkit.messages import silence_stdout
+from solverkit.version import __version__
 
 from . import limits, play
 from . import tablebase as tb
@@ -426,6 +427,7 @@ def _common(parser: argparse.ArgumentParser, *, directory: bool = False,
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineErrorParser(
         prog="quixo", description="Quixo rules, perft, tablebases and search.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = commands.add_parser("perft", help="count move sequences from a position",
