@@ -369,6 +369,8 @@ def _interrupt_after(argv, seconds, ready=lambda: True):
     return process.returncode, time.monotonic() - started, out, err
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: Windows has no SIGINT to send to a child process")
 @pytest.mark.parametrize("argv", [
     ["perft", EMPTY_5, "50"],
     ["perft", "Xx.../...../...../...../..... X1", "50"],
@@ -380,6 +382,8 @@ def test_ctrl_c_stops_long_kernels_at_once(argv):
     assert out == "" and err.strip() == "quixo: interrupted"
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: Windows has no SIGINT to send to a child process")
 def test_ctrl_c_during_a_build_keeps_finished_work(tmp_path):
     status, waited, _, err = _interrupt_after(
         ["tablebase", "build", "--size", "4", "--jobs", "1", "--dir", str(tmp_path)], 0.2,

@@ -15,28 +15,36 @@ from libc.stdint cimport uint16_t
 
 cdef extern from *:
     """
-    #if defined(__GNUC__)
-    static __inline int quixo_ctz32(unsigned int x) { return __builtin_ctz(x); }
-    static __inline void quixo_prefetch_write(const void* p) { __builtin_prefetch(p, 1, 3); }
-    static __inline void quixo_atomic_store16(unsigned short* p, unsigned short v) {
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #define QUIXO_STATIC_INLINE static __inline   /* MSVC's C knows no `inline` */
+    #else
+    #define QUIXO_STATIC_INLINE static inline
+    #endif
+
+    #if defined(__GNUC__) || defined(__clang__)
+    QUIXO_STATIC_INLINE int quixo_ctz32(unsigned int x) { return __builtin_ctz(x); }
+    QUIXO_STATIC_INLINE void quixo_prefetch_write(const void* p) {
+        __builtin_prefetch(p, 1, 3);        /* for writing, keep in every cache level */
+    }
+    QUIXO_STATIC_INLINE void quixo_atomic_store16(unsigned short* p, unsigned short v) {
         __atomic_store_n(p, v, __ATOMIC_RELAXED);
     }
-    static __inline unsigned short quixo_atomic_load16(unsigned short* p) {
+    QUIXO_STATIC_INLINE unsigned short quixo_atomic_load16(unsigned short* p) {
         return __atomic_load_n(p, __ATOMIC_RELAXED);
     }
-    static __inline int quixo_compare_exchange16(unsigned short* p, unsigned short expected,
-                                               unsigned short desired) {
+    QUIXO_STATIC_INLINE int quixo_compare_exchange16(unsigned short* p, unsigned short expected,
+                                                     unsigned short desired) {
         return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED,
                                            __ATOMIC_RELAXED);
     }
     #elif defined(_MSC_VER)
     #include <intrin.h>
-    static __inline int quixo_ctz32(unsigned int x) {
+    QUIXO_STATIC_INLINE int quixo_ctz32(unsigned int x) {
         unsigned long index;
         _BitScanForward(&index, x);
         return (int)index;
     }
-    static __inline void quixo_prefetch_write(const void* p) {
+    QUIXO_STATIC_INLINE void quixo_prefetch_write(const void* p) {
     #if defined(_M_X64) || defined(_M_IX86)
         _mm_prefetch((const char*)p, _MM_HINT_T0);
     #elif defined(_M_ARM64)
@@ -47,14 +55,14 @@ cdef extern from *:
     }
     /* An aligned 16-bit volatile access is a single load or store on every target MSVC
        builds for: that is all a relaxed atomic load or store promises. */
-    static __inline void quixo_atomic_store16(unsigned short* p, unsigned short v) {
+    QUIXO_STATIC_INLINE void quixo_atomic_store16(unsigned short* p, unsigned short v) {
         *(volatile unsigned short*)p = v;
     }
-    static __inline unsigned short quixo_atomic_load16(unsigned short* p) {
+    QUIXO_STATIC_INLINE unsigned short quixo_atomic_load16(unsigned short* p) {
         return *(volatile unsigned short*)p;
     }
-    static __inline int quixo_compare_exchange16(unsigned short* p, unsigned short expected,
-                                                 unsigned short desired) {
+    QUIXO_STATIC_INLINE int quixo_compare_exchange16(unsigned short* p, unsigned short expected,
+                                                     unsigned short desired) {
         return (unsigned short)_InterlockedCompareExchange16(
             (volatile short*)p, (short)desired, (short)expected) == expected;
     }
@@ -70,7 +78,7 @@ cdef extern from *:
     #define NOMINMAX
     #endif
     #include <windows.h>
-    static __inline double quixo_monotonic_seconds(void) {
+    QUIXO_STATIC_INLINE double quixo_monotonic_seconds(void) {
         LARGE_INTEGER count, frequency;      /* both cannot fail since Windows XP */
         QueryPerformanceFrequency(&frequency);
         QueryPerformanceCounter(&count);
@@ -78,7 +86,7 @@ cdef extern from *:
     }
     #else
     #include <time.h>
-    static __inline double quixo_monotonic_seconds(void) {
+    QUIXO_STATIC_INLINE double quixo_monotonic_seconds(void) {
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
