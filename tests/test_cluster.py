@@ -37,6 +37,7 @@ def test_a_local_cluster_builds_the_same_files_as_one_process(client, tables, tm
     assert not again.solved and len(again.skipped) == len(plan.units(3))
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX only: SIGKILL")
 def test_a_worker_killed_in_the_middle_of_a_unit_costs_only_that_unit(client, tables, tmp_path):
     largest = max(plan.units(5, 1), key=lambda unit: unit.entries)
     lock = tmp_path / f".lock-5-{largest.mover_count:02d}-{largest.opponent_count:02d}"

@@ -474,6 +474,8 @@ FULL_DISK_WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: the file size limit (resource) stands in for a full disk")
 def test_a_failed_write_names_the_cause_and_the_file_and_leaves_nothing(tmp_path):
     """The file size limit stands in for a full disk: the write fails part way."""
     import errno
@@ -498,6 +500,8 @@ def test_tilde_is_expanded(monkeypatch, tmp_path):
     assert solitaire.table_path("~/t") == tmp_path / "t" / solitaire.TABLE_NAME
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: a symbolic link needs a privilege on Windows")
 @pytest.mark.parametrize("how", ["--dir", "QWIXX_TABLE_DIR"])
 def test_tilde_table_folder_on_the_command_line(how, run, monkeypatch, tmp_path, zero_table):
     home = tmp_path / "home"
@@ -557,6 +561,8 @@ def interrupt_after(argv, delay: float, ready: str = "") -> tuple:
     return child, time.monotonic() - sent, before + out, err
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: Windows has no SIGINT to send to a child process")
 def test_ctrl_c_stops_simulate_with_status_130():
     child, waited, out, err = interrupt_after(
         [sys.executable, "-m", "qwixx_stats", "simulate", "--games", "100000000",
@@ -586,6 +592,8 @@ KERNEL = textwrap.dedent("""
 """)
 
 
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: Windows has no SIGINT to send to a child process")
 @pytest.mark.parametrize("kernel", ["simulate", "solve"])
 def test_ctrl_c_stops_a_kernel_call_promptly(kernel):
     child, waited, out, err = interrupt_after([sys.executable, "-c", KERNEL, kernel], 1.0,

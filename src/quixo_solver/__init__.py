@@ -24,7 +24,7 @@ from .search import SearchResult, Solver
 from .tablebase import MissingTableError, Tablebase
 from .variants import Variant, find_variant, parse_board, variant_of
 
-__version__ = "0.1.0"
+from solverkit.version import __version__ as __version__
 
 __all__ = [
     "BaseBoard",

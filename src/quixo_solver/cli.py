@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TypedDict
 
 from solverkit.commandline import (CommandFailed, OneLineParser, number, parsed, run_command,
                                    whole_number)
+from solverkit.version import __version__
 
 from . import limits, play
 from . import tablebase as tb
@@ -404,6 +405,7 @@ gives it."""
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="quixo", description="Quixo rules, perft, tablebases and search.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     p = commands.add_parser("perft", help="count move sequences from a position",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 
 from solverkit.messages import clip
 
@@ -53,7 +54,10 @@ def check_positive(name: str, value: object, largest: float) -> float:
 
 
 def available_memory() -> int:
-    """Bytes of memory the machine can give now (MemAvailable on Linux)."""
+    """Bytes of memory the machine can give now: MemAvailable on Linux, the available physical
+    memory on Windows; where the system tells only its physical memory (macOS), that."""
+    if sys.platform == "win32":
+        return _windows_available_memory()
     try:
         with open("/proc/meminfo") as handle:
             for line in handle:
@@ -61,7 +65,31 @@ def available_memory() -> int:
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    for name in ("SC_AVPHYS_PAGES", "SC_PHYS_PAGES"):   # macOS has only the second
+        try:
+            return os.sysconf(name) * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError):
+            continue
+    raise OSError("cannot tell how much memory this machine has")
+
+
+if sys.platform == "win32":
+    import ctypes
+
+    class _MemoryStatus(ctypes.Structure):
+        _fields_ = [("dwLength", ctypes.c_uint32), ("dwMemoryLoad", ctypes.c_uint32),
+                    ("ullTotalPhys", ctypes.c_uint64), ("ullAvailPhys", ctypes.c_uint64),
+                    ("ullTotalPageFile", ctypes.c_uint64), ("ullAvailPageFile", ctypes.c_uint64),
+                    ("ullTotalVirtual", ctypes.c_uint64), ("ullAvailVirtual", ctypes.c_uint64),
+                    ("ullAvailExtendedVirtual", ctypes.c_uint64)]
+
+    def _windows_available_memory() -> int:
+        """GlobalMemoryStatusEx's available physical memory."""
+        status = _MemoryStatus()
+        status.dwLength = ctypes.sizeof(_MemoryStatus)
+        if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
+            raise ctypes.WinError()
+        return int(status.ullAvailPhys)
 
 
 def check_table_mib(tt_mib: object, name: str = "tt_mib") -> float:

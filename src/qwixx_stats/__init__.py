@@ -16,7 +16,7 @@ from .race import RaceTable
 from .simulate import Strategy, parse_strategies, simulate
 from .winning import Advisor, WinPlayer
 
-__version__ = "0.1.0"
+from solverkit.version import __version__ as __version__
 __all__ = [
     "Advisor", "COLOURS", "Dice", "DiceError", "ExpectedValues", "Game", "GameError",
     "GameOverError", "IllegalMarkError", "OptimalPlayer", "QwixxError", "RaceTable", "Sheet",

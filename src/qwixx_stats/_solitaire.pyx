@@ -34,6 +34,7 @@ level of that sum at a time, the states of a level in parallel.
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
+from libc.stdint cimport int64_t
 
 from ._rows cimport (CLOSED, MAX_PENALTIES, POSITIONS, RowTables,
                      SHEET_STATES, number_position, row_tables, state_index)
@@ -327,7 +328,7 @@ cdef void solve_state(Solved* kind, double* future, double* second, const int* r
                 a, q, expected_moment, u, white_best, white_best_moment, white_probability)
 
 
-def solve(double[:, ::1] future, int[::1] packed_rows, long[::1] level_starts, progress=None,
+def solve(double[:, ::1] future, int[::1] packed_rows, int64_t[::1] level_starts, progress=None,
           *, int lock_after=5, double active_share=1.0, double continuation=1.0,
           double[:, ::1] second=None):
     """Solve the listed states level by level, most advanced first, into `future` (and the

@@ -20,6 +20,7 @@ from solverkit.progress import Progress
 
 from . import probabilities
 from solverkit.messages import SHOWN as CLIP, silence_stdout
+from solverkit.version import __version__
 
 from . import track
 from .arguments import whole_number
@@ -274,6 +275,7 @@ def command_track(args: argparse.Namespace) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="qwixx", description="Exact Qwixx statistics.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, handler: Callable[[argparse.Namespace], None], help_text: str,

@@ -6,9 +6,9 @@
 # In the transposition table mate scores are stored relative to the node (to_table), so that
 # an entry stays right wherever the position recurs.
 from libc.stdint cimport uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from .._interrupt cimport interrupted
+from .._portable cimport quixo_monotonic_seconds
 
 cdef enum:
     MATE = 30000
@@ -23,9 +23,7 @@ cdef enum:
 
 
 cdef inline double now() noexcept nogil:
-    cdef timespec t
-    clock_gettime(CLOCK_MONOTONIC, &t)
-    return t.tv_sec + t.tv_nsec * 1e-9
+    return quixo_monotonic_seconds()
 
 
 cdef inline int to_table(int score, int ply) noexcept nogil:

@@ -29,11 +29,9 @@
 # (1, 2, 4 or 8): counts over all arrangements weigh each entry by that orbit size.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+from .._portable cimport quixo_ctz32
 from .._rules cimport SYMMETRIES, mask_t
 from ._index cimport PEXT_BYTE, bits_below_bytes, pext_with, set_rank
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
 
 cdef enum:
     IMAGE_TABLE = 4 * 256          # mask_t per symmetry in Geometry.symmetry_bytes
@@ -82,7 +80,7 @@ cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block,
     cdef unsigned int fixing = x.block_symmetries[block]
     cdef int u
     while fixing:
-        u = __builtin_ctz(fixing)
+        u = quixo_ctz32(fixing)
         fixing &= fixing - 1
         other = arrangement_rank(image_of(x.images, u, mover), canonical, below)
         if other < best:
@@ -107,7 +105,7 @@ cdef inline int fixing_symmetries(const OrbitIndex* x, uint64_t block,
     cdef unsigned int fixing = x.block_symmetries[block]
     cdef int u, count = 1
     while fixing:
-        u = __builtin_ctz(fixing)
+        u = quixo_ctz32(fixing)
         fixing &= fixing - 1
         if image_of(x.images, u, mover) == mover:
             count += 1

@@ -45,33 +45,13 @@ import numpy as np
 
 from .._rules cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, popcount
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
+from .._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
+                          quixo_ctz32, quixo_prefetch_write)
 from ._value_code cimport (CODE_MASK, DRAW_CODE, HOLE, LONGEST_PLIES, SETTLED, WEIGHT_UNIT,
                           is_loss, is_win, loss_in, plies_of, win_in)
 from ._index cimport pdep
 from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
 from ._orbit_index import orbit_class
-
-cdef extern from *:
-    int __builtin_ctz(unsigned int) nogil
-    void __builtin_prefetch(const void*, int, int) nogil
-
-cdef extern from *:
-    """
-    static inline void quixo_atomic_store16(unsigned short *p, unsigned short v) {
-        __atomic_store_n(p, v, __ATOMIC_RELAXED);
-    }
-    static inline unsigned short quixo_atomic_load16(unsigned short *p) {
-        return __atomic_load_n(p, __ATOMIC_RELAXED);
-    }
-    static inline int quixo_compare_exchange16(unsigned short *p, unsigned short expected,
-                                               unsigned short desired) {
-        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED,
-                                           __ATOMIC_RELAXED);
-    }
-    """
-    void quixo_atomic_store16(uint16_t* p, uint16_t v) noexcept nogil
-    uint16_t quixo_atomic_load16(uint16_t* p) noexcept nogil
-    bint quixo_compare_exchange16(uint16_t* p, uint16_t expected, uint16_t desired) noexcept nogil
 
 DEF CHUNK = 16384
 DEF BATCH = 32          # frontier entries whose parents are looked up together
@@ -98,7 +78,7 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
     found.longest_win = -1
     found.draw = False
     while sources:
-        square = __builtin_ctz(sources)
+        square = quixo_ctz32(sources)
         sources &= sources - 1
         last = g.source_first_move[square] + g.source_move_count[square]
         for move in range(g.source_first_move[square], last):
@@ -301,7 +281,7 @@ cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint 
     # the parent's cube entered at a target that now shows the parent's symbol
     cdef mask_t targets = opponent & (g.edges | g.corners)
     while targets:
-        square = __builtin_ctz(targets)
+        square = quixo_ctz32(targets)
         targets = targets & (targets - 1)
         last = g.target_first_move[square] + g.target_move_count[square]
         for slot in range(g.target_first_move[square], last):
@@ -310,7 +290,7 @@ cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint 
             parent_opponents[count] = unslide(g, move, mover)
             indices[count] = orbit_index(parent_index, parent_movers[count],
                                          parent_opponents[count])
-            __builtin_prefetch(&words[indices[count]], 1, 3)
+            quixo_prefetch_write(&words[indices[count]])
             count += 1
     return count
 

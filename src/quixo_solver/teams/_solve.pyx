@@ -82,7 +82,8 @@ def solve(int size, progress=None):
     cdef uint16_t[::1] codes = np.zeros(total, dtype=np.uint16)
     cdef uint16_t[::1] decided = np.zeros(total, dtype=np.uint16)
     cdef int role, mask, sq, round_ = 0
-    cdef uint32_t index, changed
+    cdef Py_ssize_t index        # signed: OpenMP 2.0 (MSVC) takes no unsigned loop variable
+    cdef uint32_t changed
     cdef int status
     for role in range(ROLES):
         for mask in range(1 << cell_count):
