@@ -19,6 +19,8 @@ from libc.stdint cimport uint64_t
 
 from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
 from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
+from ._rules cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES, compiled_rules,
+                      game_ends, is_lock_rule)
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
@@ -31,14 +33,13 @@ cdef enum:
     CAUTIOUS = 2
     RANDOM = 3
     WIN = 4
-    PENALTY_POINTS = 5
-    MAX_PENALTIES = 4
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
 STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
                   "random": RANDOM, "win": WIN}
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
+RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
 
 ctypedef struct Sheet:
     int last[ROWS]
@@ -116,11 +117,11 @@ cdef inline int row_state(const Sheet* sheet, int closed, int row) noexcept nogi
 
 cdef inline double sheet_value(const double* future, const Sheet* sheet, int closed) noexcept nogil:
     """Expected final score of the single-player optimum (solitaire.ExpectedValues.value)."""
-    if sheet.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(sheet.penalties, closed_count(closed)):
         return score(sheet)
     cdef Py_ssize_t index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
                                         row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    return score(sheet) + future[index * MAX_PENALTIES + sheet.penalties]
+    return score(sheet) + future[index * PENALTY_STATES + sheet.penalties]
 
 
 # -- options (game.active_options) --------------------------------------------------------
@@ -140,7 +141,7 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option*
         options[count].second = NO_ROW
         options[count].second_box = 0
         count += 1
-        if closed_count(closed_after) >= 2:
+        if game_ends(after.penalties, closed_count(closed_after)):   # no action 2
             continue
         for row in range(ROWS):
             for white in range(2):
@@ -196,9 +197,10 @@ cdef inline int option_marks(const Option* option) noexcept nogil:
 
 
 # -- decisions ----------------------------------------------------------------------------
-cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
-                       const double* future, uint64_t* stream, Option* chosen) noexcept nogil:
-    """The active player's (action 1, action 2) plan; returns 0, or -1 when no option fits."""
+cdef void choose_active(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
+                        const double* future, uint64_t* stream, Option* chosen) noexcept nogil:
+    """The active player's (action 1, action 2) plan, into chosen[0]. There is always one:
+    option 0, no mark (a penalty), skips no box, so even cautious:0 may take it."""
     cdef Option options[MAX_OPTIONS]
     cdef int count = active_options(sheet, closed, dice, options)
     cdef int i, best = -1, largest, skips, key_a, key_b, best_a = 0, best_b = 0
@@ -229,7 +231,6 @@ cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, 
         if best < 0 or key_a > best_a or (key_a == best_a and key_b > best_b):
             best, best_a, best_b = i, key_a, key_b
     chosen[0] = options[best]
-    return 0
 
 
 cdef int choose_passive(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
@@ -331,11 +332,11 @@ cdef inline Outlook outlook(const RaceModel* race, const Sheet* sheet, int close
     cdef double mean, second
     result.mean = score(sheet)
     result.variance = 0.0
-    if sheet.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(sheet.penalties, closed_count(closed)):
         return result
     index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
                         row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    index = index * MAX_PENALTIES + sheet.penalties
+    index = index * PENALTY_STATES + sheet.penalties
     mean = race.mean[index]
     second = race.second[index]
     result.mean += mean
@@ -354,7 +355,7 @@ cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, i
     cdef Outlook own = outlook(race, mine, closed)
     cdef int j, count = 0, level = 1, own_score
     mean[0] = own.mean
-    if mine.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(mine.penalties, closed_count(closed)):
         own_score = score(mine)
         for j in range(players):
             if j == me:
@@ -488,7 +489,7 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
             closed_after |= mark(&table.sheets[i], table.closed, firsts[i],
                                  box_of(firsts[i], dice[0] + dice[1]))
     table.closed = closed_after
-    if closed_count(table.closed) >= 2:
+    if closed_count(table.closed) >= CLOSED_ROWS_TO_END:    # action 1 ended the game
         return True
     # action 2: the active player alone
     marked = firsts[active] >= 0
@@ -507,8 +508,7 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     elif not marked:
         table.sheets[active].penalties += 1
     table.active = (active + 1) % table.players
-    return (table.sheets[active].penalties >= MAX_PENALTIES
-            or closed_count(table.closed) >= 2)
+    return game_ends(table.sheets[active].penalties, closed_count(table.closed))
 
 
 cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept nogil:
@@ -542,7 +542,8 @@ cdef int play_game(int players, const int* strategies, const int* limits, const 
         table.sheets[i].penalties = 0
         table.sheets[i].lock_after = lock_after
     turns = play_on(&seats, &table, &stream)
-    ending[0] = ENDED_BY_LOCKS if closed_count(table.closed) >= 2 else ENDED_BY_PENALTIES
+    ending[0] = (ENDED_BY_LOCKS if closed_count(table.closed) >= CLOSED_ROWS_TO_END
+                 else ENDED_BY_PENALTIES)
     for i in range(players):
         scores[i] = score(&table.sheets[i])
     return turns
@@ -609,7 +610,7 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
             or dice.shape[0] != 6):
         raise ValueError("one limit, sheet and penalty count per player; six dice")
     if not (0 <= active < players and 0 <= seat < players and 0 <= closed < 16
-            and -1 <= first < ROWS and -1 <= second < ROWS and lock_after in (4, 5)):
+            and -1 <= first < ROWS and -1 <= second < ROWS and is_lock_rule(lock_after)):
         raise ValueError("seat, active, closed rows or decisions out of range")
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
     seats.strategies, seats.limits, seats.future, seats.race = (
@@ -645,8 +646,8 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     cdef RaceModel race
     cdef int i
     cdef bint wins = False
-    if future.shape[1] != MAX_PENALTIES:
-        raise ValueError("future must have 4 columns")
+    if future.shape[1] != PENALTY_STATES:
+        raise ValueError(f"future must have {PENALTY_STATES} columns")
     for i in range(strategies.shape[0]):
         if not 0 <= strategies[i] <= WIN:
             raise ValueError("unknown strategy code")
@@ -660,9 +661,9 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     race.node_count = 0
     if wins:
         if (race_mean is None or race_second is None or nodes is None or weights is None
-                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != MAX_PENALTIES
+                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != PENALTY_STATES
                 or race_second.shape[0] != SHEET_STATES
-                or race_second.shape[1] != MAX_PENALTIES
+                or race_second.shape[1] != PENALTY_STATES
                 or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
             raise ValueError("win players need the race tables and the quadrature")
         race.mean = &race_mean[0, 0]
@@ -697,8 +698,8 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
         raise ValueError("games and first_game must not be negative")
     if limits.shape[0] != players:
         raise ValueError("one limit per strategy")
-    if lock_after not in (4, 5):
-        raise ValueError("lock_after must be 4 or 5")
+    if not is_lock_rule(lock_after):
+        raise ValueError("lock_after must be 5 or 4")
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
