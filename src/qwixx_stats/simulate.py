@@ -23,11 +23,14 @@ from typing import Any, Callable, Optional
 import numpy as np
 import numpy.typing as npt
 
+from solverkit.messages import clip
+
 from . import _simulate
-from .errors import SimulationError, StrategyError, clip
+from .errors import SimulationError, StrategyError
 from .game import MAX_PLAYERS, Game, Player
 from .race import NODES, WEIGHTS, RaceTable
-from .sheet import MARKS_TO_LOCK, check_lock_after, is_whole
+from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
+from .sheet import check_lock_after, is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
 from .winning import WinPlayer
@@ -244,11 +247,6 @@ class SimulationResult:
         assert self.totals is not None                  # set by __post_init__
         return self.totals.games
 
-    def win_shares(self) -> npt.NDArray[np.float64]:
-        """Per entry: games won, a tie among t players counting 1/t each."""
-        assert self.totals is not None and self.totals.wins is not None   # __post_init__
-        return self.totals.wins.copy()
-
     def summary(self) -> dict[str, Any]:
         totals = self.totals
         assert totals is not None and totals.wins is not None   # set by __post_init__
@@ -409,10 +407,15 @@ def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
         final = game.scores()
         scores[index] = [final[seat] for seat in seats]
         turns[index] = len(game.history)
-        endings[index] = _simulate.ENDINGS[
-            "penalties" if any(s.penalties >= 4 for s in game.sheets) else "locks"]
+        endings[index] = _simulate.ENDINGS[ending(game)]
     return SimulationResult(strategies, seed, scores, turns, time.perf_counter() - started,
                             rotate=rotate, lock_after=lock_after, endings=endings)
+
+
+def ending(game: Game) -> str:
+    """How a finished game ended (a key of ENDINGS): "locks" when the closed rows ended it,
+    "penalties" when a player's fourth penalty did."""
+    return "locks" if len(game.closed) >= CLOSED_ROWS_TO_END else "penalties"
 
 
 def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game: Game,
