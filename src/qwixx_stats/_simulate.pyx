@@ -50,6 +50,7 @@ ctypedef struct Sheet:
 
 ctypedef struct Option:
     int first          # row of action 1, or NO_ROW
+    int first_box      # its box (the white sum's)
     int second         # row of action 2, or NO_ROW
     int second_box     # its box
 
@@ -126,22 +127,26 @@ cdef inline double sheet_value(const double* future, const Sheet* sheet, int clo
 
 # -- options (game.active_options) --------------------------------------------------------
 cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option* options) noexcept nogil:
-    cdef int count = 0, first, row, white, box, number, closed_after
+    cdef int count = 0, first, first_box = 0, row, white, box, number, closed_after
     cdef int total = dice[0] + dice[1]
+    cdef bint over_before = game_ends(sheet.penalties, closed_count(closed))
     cdef Sheet after
     for first in range(-1, ROWS):
         after = sheet[0]
         closed_after = closed
         if first >= 0:
-            box = box_of(first, total)
-            if not can_mark(sheet, closed, first, box):
+            first_box = box_of(first, total)
+            if not can_mark(sheet, closed, first, first_box):
                 continue
-            closed_after = mark(&after, closed, first, box)
+            closed_after = mark(&after, closed, first, first_box)
         options[count].first = first
+        options[count].first_box = first_box
         options[count].second = NO_ROW
         options[count].second_box = 0
         count += 1
-        if game_ends(after.penalties, closed_count(closed_after)):   # no action 2
+        # action 1 ended the game (it closed a row): no action 2
+        if (over_before if closed_after == closed
+                else game_ends(after.penalties, closed_count(closed_after))):
             continue
         for row in range(ROWS):
             for white in range(2):
@@ -151,16 +156,17 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option*
                 box = box_of(row, number)
                 if can_mark(&after, closed_after, row, box):
                     options[count].first = first
+                    options[count].first_box = first_box
                     options[count].second = row
                     options[count].second_box = box
                     count += 1
     return count
 
 
-cdef inline int apply_option(Sheet* sheet, int closed, const int* dice, const Option* option) noexcept nogil:
+cdef inline int apply_option(Sheet* sheet, int closed, const Option* option) noexcept nogil:
     """game.apply_option: both marks, or a penalty when there is none."""
     if option.first >= 0:
-        closed = mark(sheet, closed, option.first, box_of(option.first, dice[0] + dice[1]))
+        closed = mark(sheet, closed, option.first, option.first_box)
     if option.second >= 0:
         closed = mark(sheet, closed, option.second, option.second_box)
     if option.first < 0 and option.second < 0:
@@ -172,20 +178,42 @@ cdef inline int skipped(const Sheet* sheet, int row, int box) noexcept nogil:
     return box - sheet.last[row] - 1
 
 
-cdef inline int option_skips(const Sheet* sheet, const int* dice, const Option* option,
+cdef inline int mark_gain(int marks, int box) noexcept nogil:
+    """The points a legal mark adds to a row of `marks` marks: one more mark, and the lock's
+    mark too when it locks (a row of n marks scores n(n+1)/2)."""
+    if box == LOCK_POSITION:
+        return (marks + 1) + (marks + 2)
+    return marks + 1
+
+
+cdef inline int option_gain(const Sheet* sheet, const Option* option) noexcept nogil:
+    """score(sheet after the option) - score(sheet), without making that sheet: the gain of
+    each mark (the second counts the first when both are in one row), or a penalty."""
+    cdef int gain = 0
+    if option.first < 0 and option.second < 0:
+        return -PENALTY_POINTS
+    if option.first >= 0:
+        gain = mark_gain(sheet.marks[option.first], option.first_box)
+    if option.second >= 0:
+        gain += mark_gain(sheet.marks[option.second] + (option.second == option.first),
+                          option.second_box)
+    return gain
+
+
+cdef inline int option_skips(const Sheet* sheet, const Option* option,
                              int* largest) noexcept nogil:
-    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip."""
-    cdef Sheet after = sheet[0]
-    cdef int total = 0, k, box
+    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip (the
+    second mark skips from the first when both are in one row)."""
+    cdef int total = 0, k, box = -1, last
     largest[0] = 0
     if option.first >= 0:
-        box = box_of(option.first, dice[0] + dice[1])
-        k = skipped(&after, option.first, box)
+        box = option.first_box
+        k = skipped(sheet, option.first, box)
         total += k
         largest[0] = k
-        mark(&after, 0, option.first, box)
     if option.second >= 0:
-        k = skipped(&after, option.second, option.second_box)
+        last = box if option.second == option.first else sheet.last[option.second]
+        k = option.second_box - last - 1
         total += k
         if k > largest[0]:
             largest[0] = k
@@ -213,15 +241,13 @@ cdef void choose_active(int strategy, int limit, const Sheet* sheet, int closed,
             break
         if strategy == MAX_SCORE:
             after = sheet[0]
-            value = sheet_value(future, &after, apply_option(&after, closed, dice, &options[i]))
+            value = sheet_value(future, &after, apply_option(&after, closed, &options[i]))
             if best < 0 or value > best_value:
                 best, best_value = i, value
             continue
-        skips = option_skips(sheet, dice, &options[i], &largest)
+        skips = option_skips(sheet, &options[i], &largest)
         if strategy == GREEDY:
-            after = sheet[0]
-            apply_option(&after, closed, dice, &options[i])
-            key_a = score(&after) - score(sheet)
+            key_a = option_gain(sheet, &options[i])
             key_b = -skips
         else:
             if largest > limit:
@@ -261,7 +287,7 @@ cdef int choose_passive(int strategy, int limit, const Sheet* sheet, int closed,
         row = choices[i]
         box = box_of(row, total)
         if strategy == GREEDY:
-            key_a = sheet.marks[row] + 1 + (sheet.marks[row] + 2 if box == LOCK_POSITION else 0)
+            key_a = mark_gain(sheet.marks[row], box)
         else:
             if skipped(sheet, row, box) > limit:
                 continue
@@ -310,9 +336,7 @@ cdef int choose_second(int strategy, int limit, const Sheet* sheet, int closed, 
         best_b = 0
         for i in range(1, count):
             if strategy == GREEDY:
-                key_a = sheet.marks[rows[i]] + 1
-                if boxes[i] == LOCK_POSITION:
-                    key_a += sheet.marks[rows[i]] + 2
+                key_a = mark_gain(sheet.marks[rows[i]], boxes[i])
             else:
                 if skipped(sheet, rows[i], boxes[i]) > limit:
                     continue
@@ -389,7 +413,7 @@ cdef void win_active(const RaceModel* race, const Sheet* sheets, int players, in
     for i in range(count):
         after = sheets[me]
         chance = win_value(race, sheets, players, me, &after,
-                           apply_option(&after, closed, dice, &options[i]), &mean)
+                           apply_option(&after, closed, &options[i]), &mean)
         if i == 0 or better(chance, mean, best_chance, best_mean):
             best, best_chance, best_mean = i, chance, mean
     chosen[0] = options[best]

@@ -179,9 +179,12 @@ class Totals:
         of _simulate.ENDINGS (unknown when None)."""
         if scores.shape[0] == 0:
             return
-        wide = scores.astype(np.int64)
-        sums, squares = wide.sum(axis=0), (wide * wide).sum(axis=0)
-        lows, highs = wide.min(axis=0), wide.max(axis=0)
+        # one row per entry (contiguous): numpy reduces along a row many times faster than
+        # down the short columns of (games, players), and this runs between kernel batches,
+        # while the second core waits
+        by_entry = np.ascontiguousarray(scores.T, dtype=np.int64)
+        sums, squares = by_entry.sum(axis=1), np.einsum("ij,ij->i", by_entry, by_entry)
+        lows, highs = by_entry.min(axis=1), by_entry.max(axis=1)
         for i in range(self.players):
             self.score_sum[i] += int(sums[i])
             self.score_squares[i] += int(squares[i])
@@ -189,12 +192,12 @@ class Totals:
             least, most = self.score_min[i], self.score_max[i]
             self.score_min[i] = low if least is None else min(least, low)
             self.score_max[i] = high if most is None else max(most, high)
-        winners = wide == wide.max(axis=1, keepdims=True)
-        shares = winners / winners.sum(axis=1, keepdims=True)
+        winners = by_entry == by_entry.max(axis=0)          # (players, games)
+        share = 1.0 / winners.sum(axis=0)                   # each winner's share of a game
         assert self.wins is not None and self.win_squares is not None   # __post_init__
-        self.wins += shares.sum(axis=0)
-        self.win_squares += (shares * shares).sum(axis=0)
-        self.turn_sum += int(turns.astype(np.int64).sum())
+        self.wins += winners @ share
+        self.win_squares += winners @ (share * share)
+        self.turn_sum += int(turns.sum(dtype=np.int64))
         if endings is not None:
             for name, code in _simulate.ENDINGS.items():
                 self.endings[name] += int(np.count_nonzero(endings == code))
