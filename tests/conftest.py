@@ -79,3 +79,27 @@ def qwixx_race2(qwixx_table_dir):
     from qwixx_stats.race import RaceTable
 
     return RaceTable.load(qwixx_table_dir, players=2)
+
+
+@pytest.fixture(scope="module")
+def qwixx_zero_table(tmp_path_factory):
+    """A folder holding a well-formed single-player table of zeros (expected future points 0
+    everywhere), written in a fraction of a second: for tests that read a table but need no
+    true value."""
+    import numpy as np
+    from qwixx_stats import solitaire
+
+    folder = tmp_path_factory.mktemp("zero-table")
+    solitaire.write_table(folder / solitaire.TABLE_NAME,
+                          np.zeros((solitaire.SHEET_STATES, solitaire.PENALTY_STATES)))
+    return folder
+
+
+@pytest.fixture
+def qwixx_no_solving(monkeypatch):
+    """Fail the test at once if anything starts the minute-long single-player solve."""
+    from qwixx_stats import solitaire
+
+    def refuse(*args, **kwargs):
+        pytest.fail("the table solve was started")
+    monkeypatch.setattr(solitaire, "solve_table", refuse)

@@ -1,11 +1,20 @@
-"""The qwixx command line: SPEC JSON shapes and clear errors with exit status 2."""
+"""The qwixx command line: SPEC JSON shapes; bad input answered by one `qwixx: error:` line
+and exit status 2 (the frame of solverkit.commandline); a reader that goes away; the table
+folder checked before any solving."""
 import json
+import os
 import subprocess
 import sys
+import time
 
 import pytest
 
+from qwixx_stats import solitaire
 from qwixx_stats.cli import main
+from solverkit.commandline import MESSAGE_LIMIT
+
+DICE = "3,4,6,1,2,5"
+LINE_MAX = len("qwixx: error: ") + MESSAGE_LIMIT + len("...\n")    # one error line at most
 
 
 @pytest.fixture
@@ -162,3 +171,156 @@ def test_console_script_module_entry(qwixx_table_dir):
                              "--dir", str(qwixx_table_dir)], capture_output=True, text=True)
     assert result.returncode == 0
     assert round(json.loads(result.stdout)["expected_score"], 4) == 115.4831
+
+
+# -- bad input: exit 2, one line on stderr, nothing on stdout -----------------------------------
+@pytest.fixture
+def run_without_tables(capsys, monkeypatch, tmp_path, qwixx_no_solving):
+    """main() in-process with an empty table folder; returns (status, stdout, stderr)."""
+    monkeypatch.setenv("QWIXX_TABLE_DIR", str(tmp_path / "tables"))
+
+    def invoke(*argv):
+        status = main(list(argv))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+    return invoke
+
+
+LONG = "x" * 10_000
+CLI_CASES = [
+    (["simulate", "--games", str(10 ** 12), "--strategy", "greedy"],
+     "--games: expected a number of games from 1 to 1,000,000,000"),
+    (["simulate", "--games", "abc"], "--games: expected a number of games, a whole number"),
+    (["simulate", "--games", "1e3"], "--games: expected a number of games, a whole number"),
+    (["simulate", "--games", "0"],
+     "--games: expected a number of games from 1 to 1,000,000,000, not 0"),
+    (["simulate", "--games", "-5"], "--games"),
+    (["simulate", "--games", LONG], "--games"),
+    (["simulate", "--games", "9" * 5000],
+     "--games: expected a number of games from 1 to 1,000,000,000"),
+    (["simulate", "--players", "9", "--strategy", "greedy"],
+     "--players: expected a number of players from 1 to 8"),
+    (["simulate", "--players", "0", "--strategy", "greedy"],
+     "--players: expected a number of players from 1 to 8"),
+    (["simulate", "--players", "two"],
+     "--players: expected a number of players, a whole number 1..8"),
+    (["simulate", "--seed", "-1", "--strategy", "greedy"], "--seed: expected a seed from 0 to 18,446"),
+    (["simulate", "--seed", str(2 ** 64), "--strategy", "greedy"],
+     "--seed: expected a seed from 0 to 18,446"),
+    (["advise", "--sheet", "red:2", "--dice", DICE, "--rollouts", "-1"],
+     "--rollouts: expected a number of rollouts from 0 to 10,000,000"),
+    (["simulate", "--strategy", LONG], "unknown strategy"),
+    (["simulate", "--strategy", "greedy," * 5000], "more than 8 strategies"),
+    (["no-such-command"], "invalid choice"),
+    ([LONG], "invalid choice"),
+    ([], "required: command"),
+    (["advise", "--sheet", "red:2"], "required: --dice"),
+    (["probabilities", "--bogus", LONG], "unrecognized arguments"),
+    (["value", "--sheet", LONG], "has no ':'"),
+    (["value", "--sheet", "red:" + "2," * 5000], "at most 11 numbers"),
+    (["advise", "--sheet", "red:2", "--dice", "1," * 5000], "expected six numbers"),
+    (["advise", "--sheet", "red:2", "--dice", "1,2,3,4,5,\u0666"], "expected six numbers"),
+    (["value", "--dir", ""], "--dir"),
+    (["value", "--dir", "/" + "d" * 5000], "too long a path"),
+]
+
+
+@pytest.mark.parametrize("argv, fragment", CLI_CASES,
+                         ids=[" ".join(a)[:40] or "(none)" for a, _ in CLI_CASES])
+def test_command_line_bad_input(run_without_tables, argv, fragment):
+    status, out, err = run_without_tables(*argv)
+    assert status == 2 and out == ""
+    assert err.startswith("qwixx: error: ") and err.count("\n") == 1 and err.endswith("\n")
+    assert fragment in err
+    assert len(err) < LINE_MAX and "Traceback" not in err
+
+
+def test_help_returns_zero(run_without_tables):
+    status, out, err = run_without_tables("--help")
+    assert status == 0 and "probabilities" in out and err == ""
+
+
+def test_module_entry_bad_argument_one_line():
+    result = subprocess.run([sys.executable, "-m", "qwixx_stats", "simulate", "--games",
+                             str(10 ** 12)], capture_output=True, text=True)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "qwixx: error: argument --games: expected a number of games from 1 to 1,000,000,000, "
+        "not 1000000000000 (see --help)"]
+
+
+def test_an_internal_error_is_one_line_with_status_1(run_without_tables, monkeypatch):
+    """A bug (an exception that is not a refusal of the input) is named in one line, with exit
+    status 1 and no traceback."""
+    import qwixx_stats.probabilities
+
+    def broken():
+        raise KeyError("a bug")
+    monkeypatch.setattr(qwixx_stats.probabilities, "tables_text", broken)
+    status, out, err = run_without_tables("probabilities")
+    assert status == 1 and out == ""
+    assert err == "qwixx: error: internal error: KeyError: 'a bug'\n"
+
+
+# -- a reader that goes away: exit 0, nothing on stderr -----------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["probabilities"],
+    ["probabilities", "--json"],
+    ["advise", "--sheet", "red:2,3", "--dice", DICE],
+], ids=["probabilities", "probabilities-json", "advise"])
+def test_closed_pipe_exits_quietly(argv, qwixx_zero_table):
+    child = subprocess.Popen([sys.executable, "-m", "qwixx_stats", *argv],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=dict(os.environ, QWIXX_TABLE_DIR=str(qwixx_zero_table)))
+    child.stdout.close()                 # no reader left: the first write gets EPIPE
+    _, err = child.communicate(timeout=60)   # reads stderr to the end and closes it
+    assert child.returncode == 0
+    assert err == b""
+
+
+def test_closed_pipe_in_a_shell_pipeline(qwixx_zero_table):
+    script = (f"{sys.executable} -m qwixx_stats advise --sheet red:2,3 --dice {DICE} "
+              "| head -c 0; echo \"status=${PIPESTATUS[0]}\"")
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                            env=dict(os.environ, QWIXX_TABLE_DIR=str(qwixx_zero_table)))
+    assert result.stdout == "status=0\n" and result.stderr == ""
+
+
+# -- the table folder -----------------------------------------------------------------------
+@pytest.mark.skipif(sys.platform == "win32",
+                    reason="POSIX only: a symbolic link needs a privilege on Windows")
+@pytest.mark.parametrize("how", ["--dir", "QWIXX_TABLE_DIR"])
+def test_tilde_table_folder_on_the_command_line(how, run_without_tables, monkeypatch,
+                                                tmp_path, qwixx_zero_table):
+    home = tmp_path / "home"
+    (home / "t").mkdir(parents=True)
+    (home / "t" / solitaire.TABLE_NAME).symlink_to(qwixx_zero_table / solitaire.TABLE_NAME)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    if how == "--dir":
+        status, out, err = run_without_tables("value", "--dir", "~/t", "--json")
+    else:
+        monkeypatch.setenv("QWIXX_TABLE_DIR", "~/t")
+        status, out, err = run_without_tables("value", "--json")
+    assert status == 0 and err == ""
+    assert json.loads(out)["expected_score"] == 0.0      # the table of zeros was read
+    assert not (tmp_path / "~").exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["value"],
+    ["advise", "--sheet", "red:2", "--dice", DICE],
+    ["simulate", "--strategy", "optimal", "--games", "10"],
+])
+@pytest.mark.parametrize("where, fragment", [
+    ("file", "exists and is not a folder"),
+    ("file/sub", "cannot create the table folder"),
+])
+def test_unusable_table_folder_fails_at_once(run_without_tables, tmp_path, argv, where,
+                                             fragment):
+    (tmp_path / "file").write_text("not a folder")
+    started = time.monotonic()
+    status, out, err = run_without_tables(*argv, "--dir", str(tmp_path / where))
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err and f"/{where}" in err
+    assert time.monotonic() - started < 5

@@ -1,7 +1,15 @@
 """The full rules with several players, and the edge cases other Qwixx programs get wrong."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from qwixx_stats import Dice, Game, GameOverError, IllegalMarkError, Sheet, active_options
+from qwixx_stats import (Dice, DiceError, Game, GameError, GameOverError, IllegalMarkError,
+                         QwixxError, Sheet, SheetError, active_options)
+from qwixx_stats.game import (after_first_actions, colour_marks, colour_sum_problem,
+                              white_sum_rows)
+
+from .qwixx_api import ANYTHING, COLOUR, DICE_INPUT, assert_refuses, refusal_cases
+from .refusals import returns_or_refuses
 
 FIVE_RED = "red:2,3,4,5,6"
 
@@ -105,3 +113,101 @@ def test_action_2_must_use_a_white_die_and_the_rows_die():
     game = game_of("", "")
     with pytest.raises(IllegalMarkError, match="not a white die plus"):
         game.play_turn(Dice.parse("1,2,3,4,5,6"), [None, None], ("red", 9))
+
+
+def test_action_1_is_simultaneous_and_one_rule_for_game_and_tracker():
+    """after_first_actions is action 1 for Game and for `qwixx track`: each mark is checked on
+    the sheets as they were (two players lock red at once), then every row locked closes for
+    everyone."""
+    start = [Sheet.parse(FIVE_RED), Sheet.parse(FIVE_RED), Sheet.parse("blue:12")]
+    dice = Dice.parse("6,6,1,1,1,1")
+    after = after_first_actions(start, dice, ["red", "red", None])
+    assert [s.mark_count("red") for s in after] == [7, 7, 0]
+    assert [s.closed for s in after] == [{"red"}] * 3
+    assert after[2] == start[2].close(["red"])
+    with pytest.raises(IllegalMarkError) as refused:
+        after_first_actions(start, dice, [None, None, "blue"])
+    assert str(refused.value) == "player 3 cannot mark 12 in blue: 12 is already marked in blue"
+    with pytest.raises(GameError, match="one action-1 decision"):
+        after_first_actions(start, dice, ["red", None])
+
+
+def test_colour_sum_problem_names_the_dice():
+    dice = Dice.parse("3,4,6,1,2,5")
+    assert colour_sum_problem(dice, "red", 9) is None
+    assert colour_sum_problem(dice, "red", 10) is None
+    assert colour_sum_problem(dice, "red", 8) == ("8 is not a white die plus the red die "
+                                                  "(3+6 = 9, 4+6 = 10)")
+    game = game_of("", "")
+    with pytest.raises(IllegalMarkError, match=r"\(3\+6 = 9, 4\+6 = 10\)"):
+        game.play_turn(dice, [None, None], ("red", 8))
+
+
+def test_the_marks_a_roll_offers_in_option_order():
+    sheet, dice = Sheet.parse("red:2,9 green:12,11"), Dice.parse("3,3,6,1,2,5")
+    assert white_sum_rows(sheet, dice) == ["yellow", "green", "blue"]       # 6: red is past it
+    # a repeated white die gives each sum once; red 9 is already marked, 9 in red is not legal
+    assert colour_marks(sheet, dice) == [("yellow", 4), ("green", 5), ("blue", 8)]
+    options = active_options(sheet, dice)
+    assert options[:1 + len(colour_marks(sheet, dice))] == [(None, None)] + [
+        (None, second) for second in colour_marks(sheet, dice)]
+
+
+def game_turn(dice="3,4,6,1,2,5", first=(None, None), second=None):
+    return lambda: Game(2).play_turn(dice, first, second)
+
+
+API_CASES = [
+    ("Game(0)", lambda: Game(0), GameError),
+    ("Game(9)", lambda: Game(9), GameError),
+    ("Game(10**9)", lambda: Game(10 ** 9), GameError),
+    ("Game('2')", lambda: Game("2"), GameError),
+    ("Game(True)", lambda: Game(True), GameError),
+    ("Game(2.0)", lambda: Game(2.0), GameError),
+    ("Game(sheets=[None])", lambda: Game(1, [None]), SheetError),
+    ("Game(sheets=3 for 2)", lambda: Game(2, [Sheet()] * 3), GameError),
+    ("Game(active=2)", lambda: Game(2, active=2), GameError),
+    ("play_turn(None, ...)", game_turn(dice=None), DiceError),
+    ("play_turn(5, ...)", game_turn(dice=5), DiceError),
+    ("play_turn(first=None)", game_turn(first=None), GameError),
+    ("play_turn(first='ab')", game_turn(first="ab"), GameError),
+    ("play_turn(first=[['red'], None])", game_turn(first=[["red"], None]), SheetError),
+    ("play_turn(first=[5, None])", game_turn(first=[5, None]), SheetError),
+    ("play_turn(second='red')", game_turn(second="red"), GameError),
+    ("play_turn(second=5)", game_turn(second=5), GameError),
+    ("play_turn(second=('red', '7'))", game_turn(second=("red", "7")), SheetError),
+    ("play_turn_with(None)", lambda: Game(2).play_turn_with("3,4,6,1,2,5", None), GameError),
+    ("active_options(None, dice)", lambda: active_options(None, "3,4,6,1,2,5"), SheetError),
+    ("active_options(sheet, None)", lambda: active_options(Sheet(), None), DiceError),
+]
+
+
+@refusal_cases(API_CASES)
+def test_api_refuses_bad_input(call, expected):
+    assert_refuses(call, expected)
+
+
+def test_a_refused_turn_leaves_the_game_as_it_was():
+    game = Game(2)
+    with pytest.raises(GameError):
+        game.play_turn("3,4,6,1,2,5", ["red", None], "yellow")
+    assert game.sheets == [Sheet(), Sheet()] and game.history == [] and game.active == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(DICE_INPUT,
+       st.one_of(ANYTHING, st.lists(st.one_of(st.none(), COLOUR), min_size=1, max_size=3)),
+       st.one_of(st.none(), ANYTHING, st.tuples(COLOUR, st.integers(0, 14))))
+def test_fuzz_play_turn(dice, first, second):
+    game = Game(2)
+    before = list(game.sheets)
+    dice_ok = not isinstance(returns_or_refuses(lambda: Dice.parse(dice), DiceError),
+                             DiceError)
+    done = returns_or_refuses(lambda: game.play_turn(dice, first, second), GameError,
+                              SheetError, IllegalMarkError, DiceError)
+    if isinstance(done, QwixxError):
+        # the dice are read first: bad dice are refused as such, whatever the decisions
+        assert isinstance(done, DiceError) == (not dice_ok)
+        assert game.sheets == before and game.history == []
+    else:
+        assert dice_ok and len(game.history) == 1

@@ -1,7 +1,16 @@
-"""Sheets and dice: notation, refusals, legal marks, score."""
+"""Sheets and dice: notation, refusals, legal marks (and why a mark is illegal), score."""
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qwixx_stats import Dice, DiceError, IllegalMarkError, QwixxError, Sheet, SheetError
+from qwixx_stats.rules import PENALTIES_TO_END
+from qwixx_stats.sheet import COLOURS, ROW_NUMBERS, is_whole
+
+from .qwixx_api import ANYTHING, DICE_INPUT, assert_refuses, refusal_cases
+from .refusals import returns_or_refuses
 
 
 def test_notation_round_trip_and_any_order():
@@ -107,3 +116,159 @@ def test_lock_after_four_variant():
         Sheet(lock_after=6)
     # a sheet keeps its rule through every change
     assert four.add_penalty().close(["blue"]).lock_after == 4
+
+
+# -- the rule of a legal mark, with its reasons -------------------------------------------------
+@pytest.mark.parametrize("text, colour, number, reason", [
+    ("red:2 closed:red", "red", 5, "red is closed"),
+    ("red:2,5", "red", 5, "5 is already marked in red"),
+    ("red:2,5", "red", 3, "3 is left of the last red mark (5): marks go to the right"),
+    ("green:12,8", "green", 9, "9 is left of the last green mark (8): marks go to the right"),
+    ("yellow:2,3,4,5", "yellow", 12,
+     "12 is the last number of yellow: locking it needs 5 yellow marks first (4 so far)"),
+    ("", "blue", 2, "2 is the last number of blue: locking it needs 5 blue marks first "
+     "(0 so far)"),
+])
+def test_mark_problem_names_the_reason(text, colour, number, reason):
+    sheet = Sheet.parse(text)
+    assert sheet.mark_problem(colour, number) == reason
+    assert not sheet.can_mark(colour, number)
+    with pytest.raises(IllegalMarkError) as refused:
+        sheet.mark(colour, number)
+    assert str(refused.value) == f"{number} cannot be marked in {colour}: {reason}"
+
+
+def test_mark_problem_is_none_for_legal_marks():
+    sheet = Sheet.parse("red:2,5 yellow:2,3,4,5,6 green:12")
+    assert sheet.mark_problem("red", 6) is None
+    assert sheet.mark_problem("yellow", 12) is None            # five marks: the lock
+    assert sheet.mark_problem("green", 11) is None
+    assert sheet.mark_problem("blue", 12) is None
+    assert Sheet.parse("red:2,3,4,5", lock_after=4).mark_problem("red", 12) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 10), max_size=11), st.sampled_from(COLOURS),
+       st.integers(0, 4), st.sampled_from([5, 4]), st.booleans())
+def test_can_mark_is_no_problem_on_every_box(boxes, colour, penalties, lock_after, closed):
+    """can_mark, legal_marks and mark all follow mark_problem, on every number of every row."""
+    numbers = ROW_NUMBERS[colour]
+    marks = tuple(numbers[box] for box in sorted(set(boxes)) if box < 10)
+    rows = tuple(marks if c == colour else () for c in COLOURS)
+    sheet = Sheet(rows, penalties, frozenset({colour} if closed else ()), lock_after)
+    for other in COLOURS:
+        legal = []
+        for number in range(2, 13):
+            problem = sheet.mark_problem(other, number)
+            assert sheet.can_mark(other, number) == (problem is None)
+            if problem is None:
+                legal.append(number)
+                assert sheet.mark(other, number).marks(other)[-1] == number
+            else:
+                assert "\n" not in problem
+                with pytest.raises(IllegalMarkError, match=re.escape(problem)):
+                    sheet.mark(other, number)
+        assert sheet.legal_marks(other) == tuple(sorted(legal, key=ROW_NUMBERS[other].index))
+
+
+def test_a_full_sheet_of_penalties_refuses_one_more():
+    with pytest.raises(IllegalMarkError, match="at most 4 penalties"):
+        Sheet(penalties=PENALTIES_TO_END).add_penalty()
+
+
+# -- the API refuses bad input with the named error ---------------------------------------------
+API_CASES = [
+    ("Dice.parse(None)", lambda: Dice.parse(None), DiceError),
+    ("Dice.parse(5)", lambda: Dice.parse(5), DiceError),
+    ("Dice.parse(5.0)", lambda: Dice.parse(5.0), DiceError),
+    ("Dice.parse(bytes)", lambda: Dice.parse(b"1,2,3,4,5,6"), DiceError),
+    ("Dice.parse(set)", lambda: Dice.parse({1, 2, 3, 4, 5, 6}), DiceError),
+    ("Dice.parse(five)", lambda: Dice.parse("1,2,3,4,5"), DiceError),
+    ("Dice.parse(seven)", lambda: Dice.parse("1,2,3,4,5,6,1"), DiceError),
+    ("Dice.parse(huge)", lambda: Dice.parse("1," * 100_000), DiceError),
+    ("Dice.parse(7)", lambda: Dice.parse("1,2,3,4,5,7"), DiceError),
+    ("Dice.parse(other digits)", lambda: Dice.parse("1,2,3,4,5,\u0665"), DiceError),
+    ("Dice.parse(bool)", lambda: Dice.parse([1, 2, 3, 4, 5, True]), DiceError),
+    ("Dice.parse(float)", lambda: Dice.parse([1, 2, 3, 4, 5, 6.0]), DiceError),
+    ("Dice.parse(endless)", lambda: Dice.parse(iter(int, 1)), DiceError),
+    ("Dice.parse(5000 digits)", lambda: Dice.parse("9" * 5000 + ",1,1,1,1,1"), DiceError),
+    ("Sheet.parse(None)", lambda: Sheet.parse(None), SheetError),
+    ("Sheet.parse(5)", lambda: Sheet.parse(5), SheetError),
+    ("Sheet.parse(bytes)", lambda: Sheet.parse(b"red:2"), SheetError),
+    ("Sheet.parse(other digits)", lambda: Sheet.parse("red:\u0663"), SheetError),
+    ("Sheet.parse(sign)", lambda: Sheet.parse("red:+3"), SheetError),
+    ("Sheet.parse(5000 digits)", lambda: Sheet.parse("penalties:" + "9" * 5000), SheetError),
+    ("Sheet.parse(12 marks)", lambda: Sheet.parse("red:" + ",".join(["2"] * 12)), SheetError),
+    ("Sheet(rows=None)", lambda: Sheet(None), SheetError),
+    ("Sheet(rows=3 rows)", lambda: Sheet(((), (), ())), SheetError),
+    ("Sheet(row None)", lambda: Sheet(((), None, (), ())), SheetError),
+    ("Sheet(row text)", lambda: Sheet(("2,3", (), (), ())), SheetError),
+    ("Sheet(penalties=True)", lambda: Sheet(penalties=True), SheetError),
+    ("Sheet(penalties=1.0)", lambda: Sheet(penalties=1.0), SheetError),
+    ("Sheet(closed=None)", lambda: Sheet(closed=None), SheetError),
+    ("Sheet(closed='red')", lambda: Sheet(closed="red"), SheetError),
+    ("legal_marks(['red'])", lambda: Sheet().legal_marks(["red"]), SheetError),
+    ("legal_marks(None)", lambda: Sheet().legal_marks(None), SheetError),
+    ("legal_marks('pink')", lambda: Sheet().legal_marks("pink"), SheetError),
+    ("marks({})", lambda: Sheet().marks({}), SheetError),
+    ("can_mark(number text)", lambda: Sheet().can_mark("red", "5"), SheetError),
+    ("mark_problem(number 13)", lambda: Sheet().mark_problem("red", 13), SheetError),
+    ("mark(bool)", lambda: Sheet().mark("red", True), SheetError),
+    ("close(None)", lambda: Sheet().close(None), SheetError),
+    ("close('red')", lambda: Sheet().close("red"), SheetError),
+]
+
+
+@refusal_cases(API_CASES)
+def test_api_refuses_bad_input(call, expected):
+    assert_refuses(call, expected)
+
+
+# -- fuzzing: a refusal is the named error, in one line -----------------------------------------
+SHEET_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet="redyellowgreenbluepenaltiesclosed:,0123456789 \t+-_\u0663", max_size=60),
+    st.lists(st.tuples(st.sampled_from(["red", "yellow", "green", "blue", "penalties", "closed",
+                                        "pink", ""]),
+                       st.lists(st.sampled_from(["2", "5", "7", "12", "0", "4", "red", "x", ""]),
+                                max_size=6)),
+             max_size=6).map(lambda tokens: " ".join(f"{k}:{','.join(v)}" for k, v in tokens)))
+
+
+@settings(max_examples=250, deadline=None)
+@given(SHEET_TEXT)
+def test_fuzz_sheet_parse(text):
+    sheet = returns_or_refuses(lambda: Sheet.parse(text), SheetError)
+    if isinstance(sheet, Sheet):
+        assert Sheet.parse(str(sheet)) == sheet
+
+
+@settings(max_examples=200, deadline=None)
+@given(DICE_INPUT)
+def test_fuzz_dice_parse(value):
+    dice = returns_or_refuses(lambda: Dice.parse(value), DiceError)
+    if isinstance(dice, Dice):
+        assert all(1 <= d <= 6 for d in dice)
+
+
+def _a_box(colour, number):
+    """Whether (colour, number) names a box of a row (else the sheet refuses: SheetError)."""
+    return colour in COLOURS and is_whole(number) and 2 <= number <= 12
+
+
+@settings(max_examples=150, deadline=None)
+@given(ANYTHING, ANYTHING, st.sampled_from(["legal_marks", "marks", "mark_count", "is_locked"]))
+def test_fuzz_sheet_queries(colour, number, method):
+    sheet = Sheet.parse("red:2,3 green:12 penalties:1")
+    answer = returns_or_refuses(lambda: getattr(sheet, method)(colour), SheetError)
+    assert isinstance(answer, SheetError) == (colour not in COLOURS)
+    legal = returns_or_refuses(lambda: sheet.can_mark(colour, number), SheetError)
+    assert isinstance(legal, SheetError) == (not _a_box(colour, number))
+    marked = returns_or_refuses(lambda: sheet.mark(colour, number), SheetError,
+                                IllegalMarkError)
+    if not _a_box(colour, number):
+        assert isinstance(marked, SheetError)
+    elif legal:
+        assert isinstance(marked, Sheet)
+    else:
+        assert isinstance(marked, IllegalMarkError)

@@ -1,12 +1,21 @@
-"""The Cython simulator plays exactly the games of the pure-Python rules and players."""
+"""The Cython simulator plays exactly the games of the pure-Python rules and players; its
+arguments are checked."""
 import importlib
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from qwixx_stats import Dice, Sheet
-from qwixx_stats.simulate import (StrategyError, parse_strategies, simulate, simulate_python)
+from qwixx_stats import Dice, Game, Sheet, SimulationError, Strategy
+from qwixx_stats.simulate import (BATCH, MAX_GAMES, MAX_KEPT_GAMES, StrategyError, ending,
+                                  parse_strategies, simulate, simulate_python)
 from qwixx_stats.strategies import CautiousPlayer, GreedyPlayer, SplitMix64
+
+from .qwixx_api import ANYTHING, assert_refuses, refusal_cases
+from .refusals import returns_or_refuses
+
+GREEDY2 = [Strategy("greedy")] * 2
 
 
 @pytest.mark.parametrize("players, text", [
@@ -131,3 +140,125 @@ def test_lock_after_four_changes_the_games_and_is_checked(qwixx_values, qwixx_va
         simulate(strategies, 3, 8, values=qwixx_values, lock_after=4)
     with pytest.raises(SheetError, match="5 .*or 4"):
         simulate(strategies, 3, 8, lock_after=3)
+
+
+def test_a_game_ends_by_its_locks_or_its_penalties():
+    locked = Game(2, [Sheet.parse("closed:red,blue"), Sheet.parse("closed:red,blue")])
+    assert locked.is_over() and ending(locked) == "locks"
+    penalised = Game(2, [Sheet.parse("penalties:4 closed:red"), Sheet()])
+    assert penalised.is_over() and ending(penalised) == "penalties"
+
+
+# -- arguments: the named error, in one line ------------------------------------------------
+API_CASES = [
+    ("Strategy.parse(None)", lambda: Strategy.parse(None), StrategyError),
+    ("Strategy.parse('cautious:-1')", lambda: Strategy.parse("cautious:-1"), StrategyError),
+    ("Strategy.parse('cautious:99..9')", lambda: Strategy.parse("cautious:" + "9" * 5000),
+     StrategyError),
+    ("Strategy('bogus')", lambda: Strategy("bogus"), StrategyError),
+    ("Strategy(['greedy'])", lambda: Strategy(["greedy"]), StrategyError),
+    ("Strategy('cautious', 11)", lambda: Strategy("cautious", 11), StrategyError),
+    ("Strategy('greedy', 3)", lambda: Strategy("greedy", 3), StrategyError),
+    ("parse_strategies(None, 2)", lambda: parse_strategies(None, 2), StrategyError),
+    ("parse_strategies('greedy', 0)", lambda: parse_strategies("greedy", 0), StrategyError),
+    ("parse_strategies('greedy', 9)", lambda: parse_strategies("greedy", 9), StrategyError),
+    ("parse_strategies('greedy', '2')", lambda: parse_strategies("greedy", "2"), StrategyError),
+    ("parse_strategies('greedy', True)", lambda: parse_strategies("greedy", True),
+     StrategyError),
+    ("parse_strategies(many)", lambda: parse_strategies("greedy," * 10_000, 2), StrategyError),
+    ("CautiousPlayer(11)", lambda: CautiousPlayer(11), StrategyError),
+    ("SplitMix64('x')", lambda: SplitMix64("x"), SimulationError),
+    ("simulate(games=0)", lambda: simulate(GREEDY2, 0, 1), SimulationError),
+    ("simulate(games=-5)", lambda: simulate(GREEDY2, -5, 1), SimulationError),
+    ("simulate(games=2.5)", lambda: simulate(GREEDY2, 2.5, 1), SimulationError),
+    ("simulate(games=10.0)", lambda: simulate(GREEDY2, 10.0, 1), SimulationError),
+    ("simulate(games=True)", lambda: simulate(GREEDY2, True, 1), SimulationError),
+    ("simulate(games='10')", lambda: simulate(GREEDY2, "10", 1), SimulationError),
+    ("simulate(games=10**12)", lambda: simulate(GREEDY2, 10 ** 12, 1), SimulationError),
+    ("simulate(games=10**12, keep_games=False)",
+     lambda: simulate(GREEDY2, 10 ** 12, 1, keep_games=False), SimulationError),
+    ("simulate(games over the kept bound)", lambda: simulate(GREEDY2, MAX_KEPT_GAMES + 1, 1),
+     SimulationError),
+    ("simulate(seed=-1)", lambda: simulate(GREEDY2, 5, -1), SimulationError),
+    ("simulate(seed=2**64)", lambda: simulate(GREEDY2, 5, 2 ** 64), SimulationError),
+    ("simulate(seed=1.0)", lambda: simulate(GREEDY2, 5, 1.0), SimulationError),
+    ("simulate(seed=None)", lambda: simulate(GREEDY2, 5, None), SimulationError),
+    ("simulate(seed=True)", lambda: simulate(GREEDY2, 5, True), SimulationError),
+    ("simulate(strategies='greedy')", lambda: simulate("greedy", 5, 1), StrategyError),
+    ("simulate(strategies=[])", lambda: simulate([], 5, 1), StrategyError),
+    ("simulate(9 players)", lambda: simulate([Strategy("greedy")] * 9, 5, 1), StrategyError),
+    ("simulate(values=5)", lambda: simulate(GREEDY2, 5, 1, values=5), SimulationError),
+    ("simulate(progress=5)", lambda: simulate(GREEDY2, 5, 1, progress=5), SimulationError),
+]
+
+
+@refusal_cases(API_CASES)
+def test_api_refuses_bad_input(call, expected):
+    assert_refuses(call, expected)
+
+
+def test_simulate_games_zero_is_refused_not_a_nan_mean():
+    with pytest.raises(SimulationError, match=r"games must be a whole number 1\.\.1,000,000,000"):
+        simulate(GREEDY2, 0, 1)
+
+
+def test_simulate_bounds_are_the_documented_ones():
+    assert MAX_GAMES == 10 ** 9 and MAX_KEPT_GAMES == 10 ** 7
+
+
+def test_running_totals_equal_the_kept_games(monkeypatch):
+    """keep_games=False (what the command line uses: memory independent of --games) reports
+    the same summary as the per-game arrays, across several batches."""
+    monkeypatch.setattr(importlib.import_module("qwixx_stats.simulate"), "BATCH", 333)
+    strategies = parse_strategies("greedy,random,cautious:2", 3)
+    kept = simulate(strategies, 2000, 11)
+    totals = simulate(strategies, 2000, 11, keep_games=False)
+    assert totals.scores is None and totals.turns is None and totals.games == 2000
+    ours, theirs = totals.summary(), kept.summary()
+    scores = kept.scores.astype(np.float64)
+    for seat, (a, b) in enumerate(zip(ours["players"], theirs["players"])):
+        assert a["mean"] == pytest.approx(scores[:, seat].mean())
+        assert a["std"] == pytest.approx(scores[:, seat].std(ddof=1))
+        assert a["min"] == b["min"] == scores[:, seat].min()
+        assert a["max"] == b["max"] == scores[:, seat].max()
+        assert a["win_rate"] == pytest.approx(b["win_rate"])
+    assert ours["mean_turns"] == pytest.approx(kept.turns.mean())
+    assert ours["endings"] == theirs["endings"] and sum(ours["endings"].values()) == 2000
+    assert BATCH >= 1000                 # the real batch keeps memory small but not tiny
+
+
+# -- fuzzing -----------------------------------------------------------------------------------
+STRATEGY_TEXTS = ["greedy", "random", "cautious:2", "greedy,random", "bogus", "", "cautious:x",
+                  "greedy,random,cautious:0"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.one_of(st.integers(max_value=0), st.integers(min_value=MAX_GAMES + 1),
+                 st.integers(1, 30), st.floats(), st.none(), st.booleans(), st.text(max_size=5)),
+       st.one_of(st.integers(), st.integers(0, 2 ** 64 - 1), st.floats(), st.none(),
+                 st.booleans()),
+       st.one_of(st.integers(-2, 11), st.integers(), ANYTHING),
+       st.sampled_from(STRATEGY_TEXTS))
+def test_fuzz_simulate(games, seed, players, text):
+    strategies = returns_or_refuses(lambda: parse_strategies(text, players), StrategyError)
+    if isinstance(strategies, StrategyError):
+        return
+    result = returns_or_refuses(lambda: simulate(strategies, games, seed, keep_games=False),
+                                SimulationError)
+    good_games = type(games) is int and 1 <= games <= MAX_GAMES
+    good_seed = type(seed) is int and 0 <= seed < 2 ** 64
+    assert isinstance(result, SimulationError) == (not (good_games and good_seed))
+    if not isinstance(result, SimulationError):
+        summary = result.summary()
+        assert summary["games"] == games and not any(
+            np.isnan(p["mean"]) for p in summary["players"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.text(max_size=20), ANYTHING,
+                 st.sampled_from(["cautious:", "cautious:10", "cautious:11", "cautious: 3",
+                                  "greedy:", "random:1"])))
+def test_fuzz_strategy_parse(text):
+    strategy = returns_or_refuses(lambda: Strategy.parse(text), StrategyError)
+    if isinstance(strategy, Strategy):
+        assert Strategy.parse(str(strategy)) == strategy

@@ -1,13 +1,18 @@
 """The optimal single-player table: the published optimum, and every checked value equal to
-the plain Bellman equations of the pure-Python twin (all 6^6 rolls, every option)."""
+the plain Bellman equations of the pure-Python twin (all 6^6 rolls, every option); its file,
+its folder and its arguments."""
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import qwixx_stats.solitaire as solitaire
 from qwixx_stats import Dice, Sheet, SheetError, TableError
 from qwixx_stats._solitaire_twin import bellman_value, exact_value
 from qwixx_stats.sheet import COLOURS, ROW_NUMBERS
 from qwixx_stats.solitaire import TABLE_NAME, ExpectedValues, read_table, write_table
+
+from .qwixx_api import assert_refuses, refusal_cases
 
 
 def test_published_optimum_from_the_empty_sheet(qwixx_values):
@@ -111,3 +116,37 @@ def test_table_files_name_their_lock_rule(tmp_path, qwixx_table_dir):
     (tmp_path / table_name(4)).write_bytes((qwixx_table_dir / TABLE_NAME).read_bytes())
     with pytest.raises(TableError):
         ExpectedValues.load(tmp_path, lock_after=4, build=False)
+
+
+API_CASES = [
+    ("ExpectedValues.load(5)", lambda: ExpectedValues.load(5), TableError),
+    ("ExpectedValues.load('')", lambda: ExpectedValues.load(""), TableError),
+    ("ExpectedValues.load(NUL)", lambda: ExpectedValues.load("a\0b"), TableError),
+    ("ExpectedValues.load(~nobody)", lambda: ExpectedValues.load("~no-such-user-qwixx/t"),
+     TableError),
+    ("ExpectedValues(None)", lambda: ExpectedValues(None), TableError),
+    ("ExpectedValues(wrong shape)", lambda: ExpectedValues(np.zeros((3, 4))), TableError),
+]
+
+
+@refusal_cases(API_CASES)
+def test_api_refuses_bad_input(call, expected, qwixx_no_solving):
+    assert_refuses(call, expected)
+
+
+def test_tilde_is_expanded(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("QWIXX_TABLE_DIR", "~/tables")
+    assert solitaire.default_directory() == tmp_path / "tables"
+    monkeypatch.delenv("QWIXX_TABLE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", "~/cache")
+    assert solitaire.default_directory() == tmp_path / "cache" / "qwixx_stats"
+    assert solitaire.table_path("~/t") == tmp_path / "t" / solitaire.TABLE_NAME
+
+
+def test_unusable_table_folder_api(tmp_path, qwixx_no_solving):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(TableError, match="not a folder"):
+        ExpectedValues.load(tmp_path / "file")
+    with pytest.raises(TableError, match="cannot create"):
+        ExpectedValues.load(tmp_path / "file" / "sub")

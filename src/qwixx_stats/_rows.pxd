@@ -24,11 +24,8 @@ cdef enum:
     CLOSED = 56
     POSITIONS = 11
     LOCK_POSITION = 10
-    LOCK_AFTER_DEFAULT = 5    # marks a row needs before its last number (printed rules)
-    LOCK_AFTER_LOWEST = 4     # the variant of the rules summary
     PAIR_STATES = 1653        # unordered pairs of row states: 57 * 58 / 2
     SHEET_STATES = 1367031    # unordered pairs of pairs: 1653 * 1654 / 2
-    MAX_PENALTIES = 4
 
 ctypedef struct RowTables:
     # next_state[s][pos]: the row state after marking `pos`, or -1 when that mark is illegal
@@ -38,7 +35,7 @@ ctypedef struct RowTables:
     signed char last_position[ROW_STATES]   # -1 when empty; 10 when closed
     signed char marks[ROW_STATES]           # 0 when closed (its points are already counted)
 
-cdef const RowTables* row_tables(int marks_to_lock) noexcept nogil   # 4 or 5
+cdef const RowTables* row_tables(int marks_to_lock) noexcept nogil   # a lock rule: 5 or 4
 
 
 cdef inline Py_ssize_t unordered_index(Py_ssize_t x, Py_ssize_t y) noexcept nogil:

@@ -1,11 +1,12 @@
 # cython: language_level=3
 """Fills the row tables described in _rows.pxd once, at import."""
+from ._rules cimport MARKS_TO_LOCK, MARKS_TO_LOCK_VARIANT
 
-cdef RowTables TABLES[2]     # marks_to_lock 4 and 5
+cdef RowTables TABLES[2]     # the lock rules: index 0 the printed rules, 1 the variant
 
 
 cdef const RowTables* row_tables(int marks_to_lock) noexcept nogil:
-    return &TABLES[marks_to_lock - LOCK_AFTER_LOWEST]
+    return &TABLES[0 if marks_to_lock == MARKS_TO_LOCK else 1]
 
 
 cdef void _fill(RowTables* tables, int marks_to_lock) noexcept:
@@ -36,8 +37,8 @@ cdef void _fill(RowTables* tables, int marks_to_lock) noexcept:
             tables.gain[state][LOCK_POSITION] = (count + 1) + (count + 2)
 
 
-_fill(&TABLES[0], 4)
-_fill(&TABLES[1], 5)
+_fill(&TABLES[0], MARKS_TO_LOCK)
+_fill(&TABLES[1], MARKS_TO_LOCK_VARIANT)
 
 
 def row_state(int last_position, int marks):

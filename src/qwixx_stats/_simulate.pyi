@@ -3,6 +3,7 @@ import numpy.typing as npt
 
 STRATEGY_CODES: dict[str, int]
 ENDINGS: dict[str, int]
+RULES: dict[str, int | tuple[int, int]]
 
 def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], first_game: int,
              games: int, seed: int, future: npt.NDArray[np.float64],

@@ -19,6 +19,8 @@ from libc.stdint cimport uint64_t
 
 from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
 from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
+from ._rules cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES, compiled_rules,
+                      game_ends, is_lock_rule)
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
@@ -31,14 +33,13 @@ cdef enum:
     CAUTIOUS = 2
     RANDOM = 3
     WIN = 4
-    PENALTY_POINTS = 5
-    MAX_PENALTIES = 4
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
 STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
                   "random": RANDOM, "win": WIN}
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
+RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
 
 ctypedef struct Sheet:
     int last[ROWS]
@@ -49,6 +50,7 @@ ctypedef struct Sheet:
 
 ctypedef struct Option:
     int first          # row of action 1, or NO_ROW
+    int first_box      # its box (the white sum's)
     int second         # row of action 2, or NO_ROW
     int second_box     # its box
 
@@ -116,31 +118,35 @@ cdef inline int row_state(const Sheet* sheet, int closed, int row) noexcept nogi
 
 cdef inline double sheet_value(const double* future, const Sheet* sheet, int closed) noexcept nogil:
     """Expected final score of the single-player optimum (solitaire.ExpectedValues.value)."""
-    if sheet.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(sheet.penalties, closed_count(closed)):
         return score(sheet)
     cdef Py_ssize_t index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
                                         row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    return score(sheet) + future[index * MAX_PENALTIES + sheet.penalties]
+    return score(sheet) + future[index * PENALTY_STATES + sheet.penalties]
 
 
 # -- options (game.active_options) --------------------------------------------------------
 cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option* options) noexcept nogil:
-    cdef int count = 0, first, row, white, box, number, closed_after
+    cdef int count = 0, first, first_box = 0, row, white, box, number, closed_after
     cdef int total = dice[0] + dice[1]
+    cdef bint over_before = game_ends(sheet.penalties, closed_count(closed))
     cdef Sheet after
     for first in range(-1, ROWS):
         after = sheet[0]
         closed_after = closed
         if first >= 0:
-            box = box_of(first, total)
-            if not can_mark(sheet, closed, first, box):
+            first_box = box_of(first, total)
+            if not can_mark(sheet, closed, first, first_box):
                 continue
-            closed_after = mark(&after, closed, first, box)
+            closed_after = mark(&after, closed, first, first_box)
         options[count].first = first
+        options[count].first_box = first_box
         options[count].second = NO_ROW
         options[count].second_box = 0
         count += 1
-        if closed_count(closed_after) >= 2:
+        # action 1 ended the game (it closed a row): no action 2
+        if (over_before if closed_after == closed
+                else game_ends(after.penalties, closed_count(closed_after))):
             continue
         for row in range(ROWS):
             for white in range(2):
@@ -150,16 +156,17 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option*
                 box = box_of(row, number)
                 if can_mark(&after, closed_after, row, box):
                     options[count].first = first
+                    options[count].first_box = first_box
                     options[count].second = row
                     options[count].second_box = box
                     count += 1
     return count
 
 
-cdef inline int apply_option(Sheet* sheet, int closed, const int* dice, const Option* option) noexcept nogil:
+cdef inline int apply_option(Sheet* sheet, int closed, const Option* option) noexcept nogil:
     """game.apply_option: both marks, or a penalty when there is none."""
     if option.first >= 0:
-        closed = mark(sheet, closed, option.first, box_of(option.first, dice[0] + dice[1]))
+        closed = mark(sheet, closed, option.first, option.first_box)
     if option.second >= 0:
         closed = mark(sheet, closed, option.second, option.second_box)
     if option.first < 0 and option.second < 0:
@@ -171,20 +178,42 @@ cdef inline int skipped(const Sheet* sheet, int row, int box) noexcept nogil:
     return box - sheet.last[row] - 1
 
 
-cdef inline int option_skips(const Sheet* sheet, const int* dice, const Option* option,
+cdef inline int mark_gain(int marks, int box) noexcept nogil:
+    """The points a legal mark adds to a row of `marks` marks: one more mark, and the lock's
+    mark too when it locks (a row of n marks scores n(n+1)/2)."""
+    if box == LOCK_POSITION:
+        return (marks + 1) + (marks + 2)
+    return marks + 1
+
+
+cdef inline int option_gain(const Sheet* sheet, const Option* option) noexcept nogil:
+    """score(sheet after the option) - score(sheet), without making that sheet: the gain of
+    each mark (the second counts the first when both are in one row), or a penalty."""
+    cdef int gain = 0
+    if option.first < 0 and option.second < 0:
+        return -PENALTY_POINTS
+    if option.first >= 0:
+        gain = mark_gain(sheet.marks[option.first], option.first_box)
+    if option.second >= 0:
+        gain += mark_gain(sheet.marks[option.second] + (option.second == option.first),
+                          option.second_box)
+    return gain
+
+
+cdef inline int option_skips(const Sheet* sheet, const Option* option,
                              int* largest) noexcept nogil:
-    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip."""
-    cdef Sheet after = sheet[0]
-    cdef int total = 0, k, box
+    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip (the
+    second mark skips from the first when both are in one row)."""
+    cdef int total = 0, k, box = -1, last
     largest[0] = 0
     if option.first >= 0:
-        box = box_of(option.first, dice[0] + dice[1])
-        k = skipped(&after, option.first, box)
+        box = option.first_box
+        k = skipped(sheet, option.first, box)
         total += k
         largest[0] = k
-        mark(&after, 0, option.first, box)
     if option.second >= 0:
-        k = skipped(&after, option.second, option.second_box)
+        last = box if option.second == option.first else sheet.last[option.second]
+        k = option.second_box - last - 1
         total += k
         if k > largest[0]:
             largest[0] = k
@@ -196,9 +225,10 @@ cdef inline int option_marks(const Option* option) noexcept nogil:
 
 
 # -- decisions ----------------------------------------------------------------------------
-cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
-                       const double* future, uint64_t* stream, Option* chosen) noexcept nogil:
-    """The active player's (action 1, action 2) plan; returns 0, or -1 when no option fits."""
+cdef void choose_active(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
+                        const double* future, uint64_t* stream, Option* chosen) noexcept nogil:
+    """The active player's (action 1, action 2) plan, into chosen[0]. There is always one:
+    option 0, no mark (a penalty), skips no box, so even cautious:0 may take it."""
     cdef Option options[MAX_OPTIONS]
     cdef int count = active_options(sheet, closed, dice, options)
     cdef int i, best = -1, largest, skips, key_a, key_b, best_a = 0, best_b = 0
@@ -211,15 +241,13 @@ cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, 
             break
         if strategy == MAX_SCORE:
             after = sheet[0]
-            value = sheet_value(future, &after, apply_option(&after, closed, dice, &options[i]))
+            value = sheet_value(future, &after, apply_option(&after, closed, &options[i]))
             if best < 0 or value > best_value:
                 best, best_value = i, value
             continue
-        skips = option_skips(sheet, dice, &options[i], &largest)
+        skips = option_skips(sheet, &options[i], &largest)
         if strategy == GREEDY:
-            after = sheet[0]
-            apply_option(&after, closed, dice, &options[i])
-            key_a = score(&after) - score(sheet)
+            key_a = option_gain(sheet, &options[i])
             key_b = -skips
         else:
             if largest > limit:
@@ -229,7 +257,6 @@ cdef int choose_active(int strategy, int limit, const Sheet* sheet, int closed, 
         if best < 0 or key_a > best_a or (key_a == best_a and key_b > best_b):
             best, best_a, best_b = i, key_a, key_b
     chosen[0] = options[best]
-    return 0
 
 
 cdef int choose_passive(int strategy, int limit, const Sheet* sheet, int closed, const int* dice,
@@ -260,7 +287,7 @@ cdef int choose_passive(int strategy, int limit, const Sheet* sheet, int closed,
         row = choices[i]
         box = box_of(row, total)
         if strategy == GREEDY:
-            key_a = sheet.marks[row] + 1 + (sheet.marks[row] + 2 if box == LOCK_POSITION else 0)
+            key_a = mark_gain(sheet.marks[row], box)
         else:
             if skipped(sheet, row, box) > limit:
                 continue
@@ -309,9 +336,7 @@ cdef int choose_second(int strategy, int limit, const Sheet* sheet, int closed, 
         best_b = 0
         for i in range(1, count):
             if strategy == GREEDY:
-                key_a = sheet.marks[rows[i]] + 1
-                if boxes[i] == LOCK_POSITION:
-                    key_a += sheet.marks[rows[i]] + 2
+                key_a = mark_gain(sheet.marks[rows[i]], boxes[i])
             else:
                 if skipped(sheet, rows[i], boxes[i]) > limit:
                     continue
@@ -331,11 +356,11 @@ cdef inline Outlook outlook(const RaceModel* race, const Sheet* sheet, int close
     cdef double mean, second
     result.mean = score(sheet)
     result.variance = 0.0
-    if sheet.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(sheet.penalties, closed_count(closed)):
         return result
     index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
                         row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    index = index * MAX_PENALTIES + sheet.penalties
+    index = index * PENALTY_STATES + sheet.penalties
     mean = race.mean[index]
     second = race.second[index]
     result.mean += mean
@@ -354,7 +379,7 @@ cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, i
     cdef Outlook own = outlook(race, mine, closed)
     cdef int j, count = 0, level = 1, own_score
     mean[0] = own.mean
-    if mine.penalties >= MAX_PENALTIES or closed_count(closed) >= 2:
+    if game_ends(mine.penalties, closed_count(closed)):
         own_score = score(mine)
         for j in range(players):
             if j == me:
@@ -388,7 +413,7 @@ cdef void win_active(const RaceModel* race, const Sheet* sheets, int players, in
     for i in range(count):
         after = sheets[me]
         chance = win_value(race, sheets, players, me, &after,
-                           apply_option(&after, closed, dice, &options[i]), &mean)
+                           apply_option(&after, closed, &options[i]), &mean)
         if i == 0 or better(chance, mean, best_chance, best_mean):
             best, best_chance, best_mean = i, chance, mean
     chosen[0] = options[best]
@@ -488,7 +513,7 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
             closed_after |= mark(&table.sheets[i], table.closed, firsts[i],
                                  box_of(firsts[i], dice[0] + dice[1]))
     table.closed = closed_after
-    if closed_count(table.closed) >= 2:
+    if closed_count(table.closed) >= CLOSED_ROWS_TO_END:    # action 1 ended the game
         return True
     # action 2: the active player alone
     marked = firsts[active] >= 0
@@ -507,8 +532,7 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     elif not marked:
         table.sheets[active].penalties += 1
     table.active = (active + 1) % table.players
-    return (table.sheets[active].penalties >= MAX_PENALTIES
-            or closed_count(table.closed) >= 2)
+    return game_ends(table.sheets[active].penalties, closed_count(table.closed))
 
 
 cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept nogil:
@@ -542,7 +566,8 @@ cdef int play_game(int players, const int* strategies, const int* limits, const 
         table.sheets[i].penalties = 0
         table.sheets[i].lock_after = lock_after
     turns = play_on(&seats, &table, &stream)
-    ending[0] = ENDED_BY_LOCKS if closed_count(table.closed) >= 2 else ENDED_BY_PENALTIES
+    ending[0] = (ENDED_BY_LOCKS if closed_count(table.closed) >= CLOSED_ROWS_TO_END
+                 else ENDED_BY_PENALTIES)
     for i in range(players):
         scores[i] = score(&table.sheets[i])
     return turns
@@ -609,7 +634,7 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
             or dice.shape[0] != 6):
         raise ValueError("one limit, sheet and penalty count per player; six dice")
     if not (0 <= active < players and 0 <= seat < players and 0 <= closed < 16
-            and -1 <= first < ROWS and -1 <= second < ROWS and lock_after in (4, 5)):
+            and -1 <= first < ROWS and -1 <= second < ROWS and is_lock_rule(lock_after)):
         raise ValueError("seat, active, closed rows or decisions out of range")
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
     seats.strategies, seats.limits, seats.future, seats.race = (
@@ -645,8 +670,8 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     cdef RaceModel race
     cdef int i
     cdef bint wins = False
-    if future.shape[1] != MAX_PENALTIES:
-        raise ValueError("future must have 4 columns")
+    if future.shape[1] != PENALTY_STATES:
+        raise ValueError(f"future must have {PENALTY_STATES} columns")
     for i in range(strategies.shape[0]):
         if not 0 <= strategies[i] <= WIN:
             raise ValueError("unknown strategy code")
@@ -660,9 +685,9 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     race.node_count = 0
     if wins:
         if (race_mean is None or race_second is None or nodes is None or weights is None
-                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != MAX_PENALTIES
+                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != PENALTY_STATES
                 or race_second.shape[0] != SHEET_STATES
-                or race_second.shape[1] != MAX_PENALTIES
+                or race_second.shape[1] != PENALTY_STATES
                 or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
             raise ValueError("win players need the race tables and the quadrature")
         race.mean = &race_mean[0, 0]
@@ -697,8 +722,8 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
         raise ValueError("games and first_game must not be negative")
     if limits.shape[0] != players:
         raise ValueError("one limit per strategy")
-    if lock_after not in (4, 5):
-        raise ValueError("lock_after must be 4 or 5")
+    if not is_lock_rule(lock_after):
+        raise ValueError("lock_after must be 5 or 4")
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)

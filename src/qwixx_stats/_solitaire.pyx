@@ -36,17 +36,19 @@ from cython.parallel cimport prange
 from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
 
-from ._rows cimport (CLOSED, MAX_PENALTIES, POSITIONS, RowTables,
-                     SHEET_STATES, number_position, row_tables, state_index)
+from ._rows cimport (CLOSED, POSITIONS, RowTables, SHEET_STATES, number_position, row_tables,
+                     state_index)
+from ._rules cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES, compiled_rules,
+                      game_ends, is_lock_rule)
 
+
+RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
 
 cdef enum:
     ROWS = 4
     FACES = 6
     WHITE_SUMS = 11
     NEWTON_STEPS = 40     # far more than the 11 breakpoints need
-
-cdef double PENALTY_POINTS = 5.0
 
 ctypedef struct Model:
     const RowTables* tables
@@ -159,173 +161,277 @@ cdef inline double with_passive_turns(double a, double q, double active, double 
     return (a * active + (1.0 - a) * marking) / (1.0 - (1.0 - a) * q * kept)
 
 
+# -- one sheet state ----------------------------------------------------------------------------
+# solve_state is split as the turn is: the values of every mark and pair of marks (`Marks`),
+# then for each white pair the values a turn can reach (`active_turn`), then the turns this
+# player is not active (`store_value`). The helpers are inline: the compiled code is one
+# function per specialisation, as fast as the single function it replaces.
+
+ctypedef struct State:               # the sheet state being solved, and what it reads
+    const Model* model
+    const double* future             # U of the states after it (and of this one, p + 1)
+    const double* second             # M, the same way (WithMoments only)
+    Py_ssize_t here                  # its index (state_index)
+    int rows[ROWS]                   # its row states
+    int open_rows[ROWS]              # the rows that are not closed
+    int open_count
+    int closed_count
+
+ctypedef struct Marks:
+    # single[k][pos][p]: points + q U after one mark at `pos` in row k (-inf when illegal);
+    # double_mark[r][pos_r][k][pos_k][p]: after action 1 at (r, pos_r) then action 2 at
+    # (k, pos_k), -inf when illegal or when action 1 ended the game; filled only for legal
+    # action-1 marks. The *_moment arrays hold the second moments of the same options.
+    double single[ROWS][POSITIONS][PENALTY_STATES]
+    double single_moment[ROWS][POSITIONS][PENALTY_STATES]
+    double double_mark[ROWS][POSITIONS][ROWS][POSITIONS][PENALTY_STATES]
+    double double_moment[ROWS][POSITIONS][ROWS][POSITIONS][PENALTY_STATES]
+
+ctypedef struct WhiteSums:           # what a non-active player can do with each white sum
+    double best[WHITE_SUMS]          # the best mark of the sum (-inf: none)
+    double best_moment[WHITE_SUMS]
+    double probability[WHITE_SUMS]
+
+
+cdef inline void value_second_marks(Solved* kind, const State* state, Marks* marks, int r,
+                                    int pos_r, int* after, int gain_r,
+                                    bint ends_game) noexcept nogil:
+    """double_mark[r][pos_r] (and its moments): action 1 at (r, pos_r), which leaves the rows
+    `after`, then each action 2 (every row k, every box pos_k)."""
+    cdef const RowTables* tables = state.model.tables
+    cdef double q = state.model.continuation, mean_after
+    cdef Py_ssize_t after_index
+    cdef int k, pos_k, p, state_k, new_k, gain_k
+    for k in range(ROWS):
+        state_k = after[k]
+        for pos_k in range(POSITIONS):
+            new_k = tables.next_state[state_k][pos_k]
+            if ends_game or new_k < 0:
+                for p in range(PENALTY_STATES):
+                    marks.double_mark[r][pos_r][k][pos_k][p] = -INFINITY
+                    if Solved is WithMoments:
+                        marks.double_moment[r][pos_r][k][pos_k][p] = 0.0
+                continue
+            gain_k = tables.gain[state_k][pos_k]
+            after[k] = new_k
+            after_index = state_index(after[0], after[1], after[2], after[3]) * PENALTY_STATES
+            after[k] = state_k
+            for p in range(PENALTY_STATES):
+                mean_after = q * state.future[after_index + p]
+                marks.double_mark[r][pos_r][k][pos_k][p] = (gain_r + gain_k + mean_after)
+                if Solved is WithMoments:
+                    marks.double_moment[r][pos_r][k][pos_k][p] = option_moment(
+                        gain_r + gain_k, mean_after, q * state.second[after_index + p])
+
+
+cdef inline void value_marks(Solved* kind, const State* state, Marks* marks) noexcept nogil:
+    """Every mark's value (`single`) and, after each legal one, every second mark's
+    (`double_mark`)."""
+    cdef const RowTables* tables = state.model.tables
+    cdef double q = state.model.continuation, mean_after
+    cdef Py_ssize_t after_index
+    cdef int r, pos_r, p, new_r, gain_r
+    cdef int after[ROWS]
+    for r in range(ROWS):
+        for pos_r in range(POSITIONS):
+            new_r = tables.next_state[state.rows[r]][pos_r]
+            if new_r < 0:
+                for p in range(PENALTY_STATES):
+                    marks.single[r][pos_r][p] = -INFINITY
+                    if Solved is WithMoments:
+                        marks.single_moment[r][pos_r][p] = 0.0
+                continue
+            gain_r = tables.gain[state.rows[r]][pos_r]
+            after[0] = state.rows[0]; after[1] = state.rows[1]
+            after[2] = state.rows[2]; after[3] = state.rows[3]
+            after[r] = new_r
+            after_index = state_index(after[0], after[1], after[2], after[3]) * PENALTY_STATES
+            for p in range(PENALTY_STATES):
+                mean_after = q * state.future[after_index + p]
+                marks.single[r][pos_r][p] = gain_r + mean_after
+                if Solved is WithMoments:
+                    marks.single_moment[r][pos_r][p] = option_moment(
+                        gain_r, mean_after, q * state.second[after_index + p])
+            value_second_marks(kind, state, marks, r, pos_r, after, gain_r,
+                               new_r == CLOSED and state.closed_count + 1 >= CLOSED_ROWS_TO_END)
+
+
+cdef inline int white_sum_rows(const State* state, int total, int* white_pos,
+                               int* first_actions) noexcept nogil:
+    """The rows that can take the white sum `total` (into first_actions; returns how many);
+    white_pos[r] gets the box of the sum in every row r."""
+    cdef int r, count = 0
+    for r in range(ROWS):
+        white_pos[r] = number_position(r, total)
+        if state.model.tables.next_state[state.rows[r]][white_pos[r]] >= 0:
+            first_actions[count] = r
+            count += 1
+    return count
+
+
+cdef inline double best_white_mark(Solved* kind, const Marks* marks, const int* first_actions,
+                                   int first_count, const int* white_pos, int p, double floor,
+                                   double floor_moment, double* moment) noexcept nogil:
+    """The best of `floor` and each white-sum mark (action 1 alone) with p penalties; moment[0]
+    gets the second moment of the best (the first of equal ones)."""
+    cdef int i, r
+    moment[0] = floor_moment
+    for i in range(first_count):
+        r = first_actions[i]
+        if marks.single[r][white_pos[r]][p] > floor:
+            floor = marks.single[r][white_pos[r]][p]
+            if Solved is WithMoments:
+                moment[0] = marks.single_moment[r][white_pos[r]][p]
+    return floor
+
+
+cdef inline double penalty_value(Solved* kind, const State* state, int p,
+                                 double* moment) noexcept nogil:
+    """The value of marking nothing when active with p penalties: a penalty, and the game goes
+    on unless it was the fourth (U at p + 1 of this same state)."""
+    cdef double q = state.model.continuation, mean_after
+    cdef double value = -PENALTY_POINTS
+    moment[0] = PENALTY_POINTS * PENALTY_POINTS
+    if not game_ends(p + 1, state.closed_count):
+        mean_after = q * state.future[state.here * PENALTY_STATES + p + 1]
+        value = value + mean_after
+        if Solved is WithMoments:
+            moment[0] = option_moment(-PENALTY_POINTS, mean_after,
+                                      q * state.second[state.here * PENALTY_STATES + p + 1])
+    return value
+
+
+cdef inline double best_colour_option(Solved* kind, const Marks* marks, int k, int d, int w1,
+                                      int w2, const int* first_actions, int first_count,
+                                      const int* white_pos, int p,
+                                      double* moment) noexcept nogil:
+    """G_k(d): the best option whose action 2 is in row k with its die showing d (a white die
+    plus d), after the best action 1 or none."""
+    cdef double value = -INFINITY, candidate
+    cdef int white, pos_k, i, r
+    moment[0] = 0.0
+    for white in range(2):
+        pos_k = number_position(k, (w1 if white == 0 else w2) + d)
+        candidate = marks.single[k][pos_k][p]
+        if candidate > value:
+            value = candidate
+            if Solved is WithMoments:
+                moment[0] = marks.single_moment[k][pos_k][p]
+        for i in range(first_count):
+            r = first_actions[i]
+            candidate = marks.double_mark[r][white_pos[r]][k][pos_k][p]
+            if candidate > value:
+                value = candidate
+                if Solved is WithMoments:
+                    moment[0] = marks.double_moment[r][white_pos[r]][k][pos_k][p]
+    return value
+
+
+cdef inline void colour_die_values(Solved* kind, const State* state, const Marks* marks,
+                                   int w1, int w2, const int* first_actions, int first_count,
+                                   const int* white_pos, int p, double* by_die,
+                                   double* by_die_moment) noexcept nogil:
+    """by_die[k * 6 + d - 1] = G_k(d) for every open row k and die d (white pair w1, w2)."""
+    cdef int j, k, d
+    for j in range(state.open_count):
+        k = state.open_rows[j]
+        for d in range(1, FACES + 1):
+            by_die[k * FACES + d - 1] = best_colour_option(
+                kind, marks, k, d, w1, w2, first_actions, first_count, white_pos, p,
+                &by_die_moment[k * FACES + d - 1])
+
+
+cdef inline double active_turn(Solved* kind, const State* state, const Marks* marks, int p,
+                               WhiteSums* white, double* expected_moment) noexcept nogil:
+    """A, the expected value of a turn in which this player is active with p penalties, over
+    every roll (white pairs, then the coloured dice through `expected_maximum`);
+    expected_moment[0] gets its second moment, and `white` what each white sum offers a
+    non-active player."""
+    cdef double by_die[ROWS * FACES]
+    cdef double by_die_moment[ROWS * FACES]
+    cdef int white_pos[ROWS]
+    cdef int first_actions[ROWS]
+    cdef int w1, w2, total, first_count
+    cdef double pair_probability, floor, floor_moment, moment, expected = 0.0
+    expected_moment[0] = 0.0
+    for total in range(WHITE_SUMS):
+        white.best[total] = -INFINITY
+        white.best_moment[total] = 0.0
+        white.probability[total] = 0.0
+    for w1 in range(1, FACES + 1):
+        for w2 in range(w1, FACES + 1):
+            pair_probability = (1.0 if w1 == w2 else 2.0) / 36.0
+            total = w1 + w2
+            first_count = white_sum_rows(state, total, white_pos, first_actions)
+            # the white sum alone (a non-active player's choices)
+            white.probability[total - 2] += pair_probability
+            white.best[total - 2] = best_white_mark(
+                kind, marks, first_actions, first_count, white_pos, p, white.best[total - 2],
+                white.best_moment[total - 2], &white.best_moment[total - 2])
+            # C: a penalty, or action 1 alone
+            floor = penalty_value(kind, state, p, &floor_moment)
+            floor = best_white_mark(kind, marks, first_actions, first_count, white_pos, p,
+                                    floor, floor_moment, &floor_moment)
+            colour_die_values(kind, state, marks, w1, w2, first_actions, first_count,
+                              white_pos, p, by_die, by_die_moment)
+            expected += pair_probability * expected_maximum(
+                kind, floor, floor_moment, by_die, by_die_moment, state.open_rows,
+                state.open_count, &moment)
+            expected_moment[0] += pair_probability * moment
+    return expected
+
+
+cdef inline void store_value(Solved* kind, const State* state, double* future, double* second,
+                             int p, double active, double active_moment,
+                             const WhiteSums* white) noexcept nogil:
+    """U (and M) at p penalties from the active turn's values: with a = 1 those values; else
+    the equation of the turns this player is not active (mark the white sum, or keep the
+    state: q U), solved by Newton steps (fix the sums not worth marking, solve the linear
+    equation, repeat)."""
+    cdef double a = state.model.active_share, q = state.model.continuation, u, previous
+    cdef int step
+    if a == 1.0:
+        future[state.here * PENALTY_STATES + p] = active
+        if Solved is WithMoments:
+            second[state.here * PENALTY_STATES + p] = active_moment
+        return
+    u = a * active
+    for step in range(NEWTON_STEPS):
+        previous = u
+        u = with_passive_turns(a, q, active, previous, white.best, white.best, white.probability)
+        if u == previous:
+            break
+    future[state.here * PENALTY_STATES + p] = u
+    if Solved is WithMoments:
+        second[state.here * PENALTY_STATES + p] = with_passive_turns(
+            a, q, active_moment, u, white.best, white.best_moment, white.probability)
+
+
 cdef void solve_state(Solved* kind, double* future, double* second, const int* rows,
                       const Model* model) noexcept nogil:
     """Set future[state_index(rows), 0..3] (and second[...] WithMoments) from the values
-    of the states after it.
-
-    single[k][pos][p]: points + q U after one mark at `pos` in row k (-inf when illegal);
-    double_mark[r][pos_r][k][pos_k][p]: after action 1 at (r, pos_r) then action 2 at
-    (k, pos_k), -inf when illegal or when action 1 ended the game; filled only for legal
-    action-1 marks. The *_moment arrays hold the second moments of the same options.
-    """
-    cdef double single[ROWS][POSITIONS][MAX_PENALTIES]
-    cdef double single_moment[ROWS][POSITIONS][MAX_PENALTIES]
-    cdef double double_mark[ROWS][POSITIONS][ROWS][POSITIONS][MAX_PENALTIES]
-    cdef double double_moment[ROWS][POSITIONS][ROWS][POSITIONS][MAX_PENALTIES]
-    cdef double by_die[ROWS * FACES]
-    cdef double by_die_moment[ROWS * FACES]
-    cdef double white_best[WHITE_SUMS]
-    cdef double white_best_moment[WHITE_SUMS]
-    cdef double white_probability[WHITE_SUMS]
-    cdef const RowTables* tables = model.tables
-    cdef double q = model.continuation, a = model.active_share
-    cdef Py_ssize_t here = state_index(rows[0], rows[1], rows[2], rows[3])
-    cdef Py_ssize_t after_index
-    cdef int closed_count = 0, open_rows[ROWS], open_count = 0
-    cdef int r, k, i, pos_r, pos_k, p, state_r, state_k, new_r, new_k, gain_r, gain_k, step
-    cdef int after[ROWS]
-    cdef int w1, w2, total, d, white, j, white_pos[ROWS]
-    cdef int first_actions[ROWS], first_count
-    cdef double pair_probability, value, floor, floor_moment, candidate, candidate_moment
-    cdef double expected, expected_moment, moment, mean_after, moment_after
-    cdef double u, previous
-    cdef bint ends_game
-
+    of the states after it."""
+    cdef State state
+    cdef Marks marks
+    cdef WhiteSums white
+    cdef double active, active_moment
+    cdef int r, p
+    state.model, state.future, state.second = model, future, second
+    state.here = state_index(rows[0], rows[1], rows[2], rows[3])
+    state.open_count = 0
+    state.closed_count = 0
     for r in range(ROWS):
+        state.rows[r] = rows[r]
         if rows[r] == CLOSED:
-            closed_count += 1
+            state.closed_count += 1
         else:
-            open_rows[open_count] = r
-            open_count += 1
-
-    for r in range(ROWS):
-        state_r = rows[r]
-        for pos_r in range(POSITIONS):
-            new_r = tables.next_state[state_r][pos_r]
-            if new_r < 0:
-                for p in range(MAX_PENALTIES):
-                    single[r][pos_r][p] = -INFINITY
-                    if Solved is WithMoments:
-                        single_moment[r][pos_r][p] = 0.0
-                continue
-            gain_r = tables.gain[state_r][pos_r]
-            after[0] = rows[0]; after[1] = rows[1]; after[2] = rows[2]; after[3] = rows[3]
-            after[r] = new_r
-            after_index = state_index(after[0], after[1], after[2], after[3]) * MAX_PENALTIES
-            for p in range(MAX_PENALTIES):
-                mean_after = q * future[after_index + p]
-                single[r][pos_r][p] = gain_r + mean_after
-                if Solved is WithMoments:
-                    single_moment[r][pos_r][p] = option_moment(
-                        gain_r, mean_after, q * second[after_index + p])
-            ends_game = new_r == CLOSED and closed_count == 1
-            for k in range(ROWS):
-                state_k = after[k]
-                for pos_k in range(POSITIONS):
-                    new_k = tables.next_state[state_k][pos_k]
-                    if ends_game or new_k < 0:
-                        for p in range(MAX_PENALTIES):
-                            double_mark[r][pos_r][k][pos_k][p] = -INFINITY
-                            if Solved is WithMoments:
-                                double_moment[r][pos_r][k][pos_k][p] = 0.0
-                        continue
-                    gain_k = tables.gain[state_k][pos_k]
-                    after[k] = new_k
-                    after_index = state_index(after[0], after[1], after[2], after[3]) * MAX_PENALTIES
-                    after[k] = state_k
-                    for p in range(MAX_PENALTIES):
-                        mean_after = q * future[after_index + p]
-                        double_mark[r][pos_r][k][pos_k][p] = (gain_r + gain_k + mean_after)
-                        if Solved is WithMoments:
-                            double_moment[r][pos_r][k][pos_k][p] = option_moment(
-                                gain_r + gain_k, mean_after, q * second[after_index + p])
-
+            state.open_rows[state.open_count] = r
+            state.open_count += 1
+    value_marks(kind, &state, &marks)
     # The penalty option of p needs U at p + 1 of this same state: solve p = 3 first.
-    for p in range(MAX_PENALTIES - 1, -1, -1):
-        expected = 0.0
-        expected_moment = 0.0
-        for total in range(WHITE_SUMS):
-            white_best[total] = -INFINITY
-            white_best_moment[total] = 0.0
-            white_probability[total] = 0.0
-        for w1 in range(1, FACES + 1):
-            for w2 in range(w1, FACES + 1):
-                pair_probability = (1.0 if w1 == w2 else 2.0) / 36.0
-                total = w1 + w2
-                first_count = 0
-                for r in range(ROWS):
-                    white_pos[r] = number_position(r, total)
-                    if tables.next_state[rows[r]][white_pos[r]] >= 0:
-                        first_actions[first_count] = r
-                        first_count += 1
-                # the white sum alone (a non-active player's choices)
-                white_probability[total - 2] += pair_probability
-                for i in range(first_count):
-                    r = first_actions[i]
-                    if single[r][white_pos[r]][p] > white_best[total - 2]:
-                        white_best[total - 2] = single[r][white_pos[r]][p]
-                        if Solved is WithMoments:
-                            white_best_moment[total - 2] = single_moment[r][white_pos[r]][p]
-                # C: a penalty, or action 1 alone
-                floor = -PENALTY_POINTS
-                floor_moment = PENALTY_POINTS * PENALTY_POINTS
-                if p + 1 < MAX_PENALTIES:
-                    mean_after = q * future[here * MAX_PENALTIES + p + 1]
-                    floor = floor + mean_after
-                    if Solved is WithMoments:
-                        floor_moment = option_moment(-PENALTY_POINTS, mean_after,
-                                                     q * second[here * MAX_PENALTIES + p + 1])
-                for i in range(first_count):
-                    r = first_actions[i]
-                    if single[r][white_pos[r]][p] > floor:
-                        floor = single[r][white_pos[r]][p]
-                        if Solved is WithMoments:
-                            floor_moment = single_moment[r][white_pos[r]][p]
-                # G_k(d): action 2 in row k with die d, after the best action 1 (or none)
-                for j in range(open_count):
-                    k = open_rows[j]
-                    for d in range(1, FACES + 1):
-                        value = -INFINITY
-                        moment = 0.0
-                        for white in range(2):
-                            pos_k = number_position(k, (w1 if white == 0 else w2) + d)
-                            candidate = single[k][pos_k][p]
-                            if candidate > value:
-                                value = candidate
-                                if Solved is WithMoments:
-                                    moment = single_moment[k][pos_k][p]
-                            for i in range(first_count):
-                                r = first_actions[i]
-                                candidate = double_mark[r][white_pos[r]][k][pos_k][p]
-                                if candidate > value:
-                                    value = candidate
-                                    if Solved is WithMoments:
-                                        moment = double_moment[r][white_pos[r]][k][pos_k][p]
-                        by_die[k * FACES + d - 1] = value
-                        by_die_moment[k * FACES + d - 1] = moment
-                expected += pair_probability * expected_maximum(
-                    kind, floor, floor_moment, by_die, by_die_moment, open_rows, open_count,
-                    &moment)
-                expected_moment += pair_probability * moment
-        if a == 1.0:
-            future[here * MAX_PENALTIES + p] = expected
-            if Solved is WithMoments:
-                second[here * MAX_PENALTIES + p] = expected_moment
-            continue
-        # Not active with chance 1 - a: mark the white sum, or keep the state (q U). Newton
-        # steps: fix the sums not worth marking (stay), solve the linear equation, repeat.
-        u = a * expected
-        for step in range(NEWTON_STEPS):
-            previous = u
-            u = with_passive_turns(a, q, expected, previous, white_best, white_best,
-                                   white_probability)
-            if u == previous:
-                break
-        future[here * MAX_PENALTIES + p] = u
-        if Solved is WithMoments:
-            second[here * MAX_PENALTIES + p] = with_passive_turns(
-                a, q, expected_moment, u, white_best, white_best_moment, white_probability)
+    for p in range(PENALTY_STATES - 1, -1, -1):
+        active = active_turn(kind, &state, &marks, p, &white, &active_moment)
+        store_value(kind, &state, future, second, p, active, active_moment, &white)
 
 
 def solve(double[:, ::1] future, int[::1] packed_rows, int64_t[::1] level_starts, progress=None,
@@ -343,14 +449,14 @@ def solve(double[:, ::1] future, int[::1] packed_rows, int64_t[::1] level_starts
     cdef double* values = &future[0, 0]
     cdef double* moments = NULL
     cdef Model model
-    if future.shape[0] != SHEET_STATES or future.shape[1] != MAX_PENALTIES:
+    if future.shape[0] != SHEET_STATES or future.shape[1] != PENALTY_STATES:
         raise ValueError("future must have shape (SHEET_STATES, 4)")
     if second is not None:
-        if second.shape[0] != SHEET_STATES or second.shape[1] != MAX_PENALTIES:
+        if second.shape[0] != SHEET_STATES or second.shape[1] != PENALTY_STATES:
             raise ValueError("second must have shape (SHEET_STATES, 4)")
         moments = &second[0, 0]
-    if lock_after not in (4, 5):
-        raise ValueError("lock_after must be 4 or 5")
+    if not is_lock_rule(lock_after):
+        raise ValueError("lock_after must be 5 or 4")
     if not (0.0 < active_share <= 1.0 and 0.0 < continuation <= 1.0):
         raise ValueError("active_share and continuation must lie in (0, 1]")
     model.tables = row_tables(lock_after)

@@ -1,60 +1,34 @@
 """The `qwixx` command line: probabilities, value, advise, simulate, track.
 
-Every command takes --json and then prints exactly one JSON object on stdout; errors go to
-stderr as exactly one line `qwixx: error: ...` with exit status 2 and nothing on stdout.
-Exit status: 0 success (also when the reader of stdout went away: `qwixx ... | head -1`),
-1 an internal error (a bug: one line naming it, no traceback), 2 bad input or a file problem,
-130 interrupted (Ctrl-C).
+Every command takes --json and then prints exactly one JSON object on stdout. The frame is the
+one both command lines share (solverkit.commandline): bad input gets exactly one line
+`qwixx: error: ...` on stderr with exit status 2 and nothing on stdout; exit status 0 on
+success (also when the reader of stdout went away: `qwixx ... | head -1`), 1 on an internal
+error (a bug: one line naming it, no traceback), 130 when interrupted (Ctrl-C).
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
+from solverkit.commandline import OneLineParser, run_command, whole_number
+from solverkit.messages import cut_path
 from solverkit.progress import Progress
-
-from . import probabilities
-from solverkit.messages import SHOWN as CLIP, silence_stdout
 from solverkit.version import __version__
 
-from . import track
-from .arguments import whole_number
-from .errors import QwixxError, cut, cut_path
+from . import probabilities, track
+from .errors import QwixxError
 from .game import MAX_PLAYERS, Option
 from .race import RaceTable, race_name
-from .sheet import LOCK_RULES, MARKS_TO_LOCK, Dice, Sheet
+from .rules import LOCK_RULES, MARKS_TO_LOCK
+from .sheet import Dice, Sheet, game_over
 from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
 from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
                         table_directory, table_name)
 from .winning import MAX_ROLLOUTS, Advice, Advisor, Estimate
-
-EXIT_INTERNAL = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
-MESSAGE_LIMIT = 300      # characters of an error line (user text in it is cut to ~60)
-
-
-class UsageError(QwixxError):
-    """Bad command-line arguments (reported by argparse)."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one `qwixx: error:` line (no usage text)."""
-
-    def error(self, message: str) -> NoReturn:
-        # argparse quotes the user's text ('...'): cut long quotes, and the list of
-        # unrecognized arguments, to about CLIP characters
-        message = re.sub(r"'([^']{%d})[^']+'" % CLIP, r"'\1...'", message)
-        lead = "unrecognized arguments: "
-        if message.startswith(lead):
-            message = cut(message, len(lead) + CLIP)
-        raise UsageError(message)
-
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
@@ -184,8 +158,7 @@ def advise_to_win(args: argparse.Namespace, sheet: Sheet, dice: Dice,
     playing `win`), with its standard error; ranked by the measured chance when there is one.
     The expected score (single-player optimum) is shown beside."""
     sheets = [sheet] + opponents
-    if any(s.penalties >= 4 for s in sheets) or len(frozenset().union(
-            *(s.closed for s in sheets))) >= 2:
+    if game_over(sheets):
         raise QwixxError("the game is over on these sheets (a fourth penalty or two closed rows)")
     if args.roller is not None and not (args.passive and 1 <= args.roller <= len(opponents)):
         raise QwixxError(f"--roller names the opponent who rolled (1..{len(opponents)}), and "
@@ -274,7 +247,7 @@ def command_track(args: argparse.Namespace) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="qwixx", description="Exact Qwixx statistics.")
+    parser = OneLineParser(prog="qwixx", description="Exact Qwixx statistics.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -308,22 +281,22 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the other players' sheets: rank the options by the estimated "
                         "chance of winning (the `win` strategy's race model, and measured by "
                         "rollouts); the opponents in turn order after you")
-    advise.add_argument("--rollouts", type=whole_number("--rollouts", 0, MAX_ROLLOUTS),
+    advise.add_argument("--rollouts", type=whole_number("a number of rollouts", 0, MAX_ROLLOUTS),
                         default=1000, help="with --opponents: games played on per option to "
                         "measure its chance, with a standard error (default 1,000; 0: the "
                         "model's estimate only)")
-    advise.add_argument("--seed", type=whole_number("--seed", 0, 2 ** 64 - 1), default=0,
+    advise.add_argument("--seed", type=whole_number("a seed", 0, 2 ** 64 - 1), default=0,
                         help="of the rollouts (default 0)")
-    advise.add_argument("--roller", type=whole_number("--roller", 1, MAX_PLAYERS - 1),
+    advise.add_argument("--roller", type=whole_number("an opponent", 1, MAX_PLAYERS - 1),
                         default=None, help="with --passive: which opponent rolled (default 1)")
     sim = add("simulate", command_simulate, "games between strategies", table=True)
-    sim.add_argument("--players", type=whole_number("--players", 1, MAX_PLAYERS), default=2,
+    sim.add_argument("--players", type=whole_number("a number of players", 1, MAX_PLAYERS), default=2,
                      help=f"1..{MAX_PLAYERS} (default 2)")
     sim.add_argument("--strategy", default="max-score",
                      help=f"one for all or one per player (default max-score): {STRATEGY_HELP}")
-    sim.add_argument("--games", type=whole_number("--games", 1, MAX_GAMES), default=10_000,
+    sim.add_argument("--games", type=whole_number("a number of games", 1, MAX_GAMES), default=10_000,
                      help=f"1..{MAX_GAMES:,} (default 10,000; memory does not grow with it)")
-    sim.add_argument("--seed", type=whole_number("--seed", 0, 2 ** 64 - 1), default=0,
+    sim.add_argument("--seed", type=whole_number("a seed", 0, 2 ** 64 - 1), default=0,
                      help="0..2**64-1 (default 0)")
     sim.add_argument("--fixed-seats", action="store_true",
                      help="keep each strategy in its seat (default: rotate the seats game by "
@@ -334,41 +307,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
-    """Report one line on stderr (newlines folded, length bounded) and return `status`."""
-    line = " ".join(str(message).split())
-    print(f"qwixx: error: {cut(line, MESSAGE_LIMIT)}", file=sys.stderr)
-    return status
-
-
-def os_error_text(error: OSError) -> str:
-    where = f" ({cut_path(os.fsdecode(error.filename))})" if error.filename else ""
-    return f"{error.strerror or error}{where}"
+def interrupted(args: argparse.Namespace) -> str:
+    """The line Ctrl-C leaves: what was kept (a tracked game's completed turns are saved)."""
+    saved = getattr(args, "save", None) or getattr(args, "resume", None)
+    if getattr(args, "command", None) == "track" and saved:
+        return (f"interrupted; the completed turns are saved in {cut_path(saved)} (go on with "
+                f"--resume {cut_path(saved)})")
+    return "interrupted"
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        try:
-            args = build_parser().parse_args(argv)
-        except SystemExit as exit_:              # --help or --version: already printed
-            return exit_.code if isinstance(exit_.code, int) else 0
-        args.handler(args)
-        sys.stdout.flush()                       # a closed pipe shows up here, not at exit
-    except BrokenPipeError:   # the reader went away (`qwixx probabilities | head -1`)
-        silence_stdout()
-        return 0
-    except QwixxError as error:
-        return fail(str(error))
-    except OSError as error:
-        return fail(os_error_text(error))
-    except KeyboardInterrupt:
-        print("qwixx: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except MemoryError:
-        return fail("not enough memory for this request")
-    except Exception as error:                   # a bug: one line, no traceback
-        return fail(f"internal error: {type(error).__name__}: {error}", EXIT_INTERNAL)
-    return 0
+    return run_command("qwixx", build_parser(), argv, (QwixxError,), interrupted)
 
 
 if __name__ == "__main__":  # pragma: no cover

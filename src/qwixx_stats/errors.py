@@ -25,6 +25,14 @@ class GameError(QwixxError):
     """A game set up or played with arguments of the wrong kind (player count, decisions)."""
 
 
+class TrackError(GameError):
+    """A bad `qwixx track` option (the command line reports it and exits 2)."""
+
+
+class SaveFileError(TrackError):
+    """A `qwixx track` save file that cannot be read, is damaged, or holds no legal game."""
+
+
 class StrategyError(QwixxError):
     """An unknown strategy name or a bad strategy list."""
 
@@ -36,10 +44,4 @@ class SimulationError(QwixxError):
 class TableError(QwixxError):
     """An expected-value table file that is missing, truncated or corrupt, or a table folder
     that cannot hold it (a regular file, not creatable, not writable)."""
-
-
-# Echoing input in messages is shared with quixo_solver (solverkit.messages).
-from solverkit.messages import SHOWN as CLIP  # noqa: E402
-from solverkit.messages import clip as clip, cut as cut, cut_path as cut_path  # noqa: E402
-
 

@@ -10,12 +10,16 @@ lock mark.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Protocol
 
-from .errors import GameError, GameOverError, IllegalMarkError, clip
-from .sheet import (COLOURS, MARKS_TO_LOCK, Dice, Sheet, check_colour, check_lock_after,
-                    check_sheet, is_whole, position)
+from solverkit.messages import clip
+
+from .errors import GameError, GameOverError, IllegalMarkError
+from .rules import MARKS_TO_LOCK
+from .sheet import (COLOURS, Dice, Sheet, check_colour, check_lock_after, check_sheet,
+                    closed_rows, game_over, is_whole, position)
 
 SecondMark = Optional[tuple[str, int]]
 Option = tuple[Optional[str], SecondMark]     # (action 1, action 2) of one player
@@ -66,10 +70,10 @@ class Game:
 
     @property
     def closed(self) -> frozenset[str]:
-        return frozenset().union(*(s.closed for s in self.sheets))
+        return closed_rows(self.sheets)
 
     def is_over(self) -> bool:
-        return any(s.penalties >= 4 for s in self.sheets) or len(self.closed) >= 2
+        return game_over(self.sheets)
 
     def scores(self) -> list[int]:
         return [s.score() for s in self.sheets]
@@ -104,7 +108,7 @@ class Game:
         saved = list(self.sheets)
         try:
             first = decide_first()
-            self._apply_first(dice, first)
+            self.sheets = after_first_actions(self.sheets, dice, first)
             first = list(first)
             second: SecondMark
             second, penalty = None, False
@@ -118,24 +122,6 @@ class Game:
         self.history.append(TurnRecord(self.active, dice, first, second, penalty))
         self.active = (self.active + 1) % self.players
 
-    def _apply_first(self, dice: Dice, first: list[Optional[str]]) -> None:
-        if not isinstance(first, (list, tuple)) or len(first) != self.players:
-            raise GameError(f"one action-1 decision (a row or None) per player "
-                            f"({self.players}), not {clip(first)}")
-        for colour in first:
-            if colour is not None:
-                check_colour(colour)
-        total = dice.white_sum
-        closed = self.closed
-        sheets = [s.close(closed) for s in self.sheets]
-        for i, colour in enumerate(first):
-            if colour is not None:
-                if not sheets[i].can_mark(colour, total):
-                    raise IllegalMarkError(f"player {i + 1} cannot mark {total} in {colour}")
-                sheets[i] = sheets[i].mark(colour, total)
-        closed = frozenset().union(*(s.closed for s in sheets))
-        self.sheets = [s.close(closed) for s in sheets]
-
     def _apply_second(self, dice: Dice, marked_first: bool, second: SecondMark) -> bool:
         """Apply action 2; returns whether the active player took a penalty."""
         sheet = self.sheets[self.active]
@@ -145,8 +131,9 @@ class Game:
                 raise GameError(f"action 2 is None or (row, number), not {clip(second)}")
             colour, number = second
             position(colour, number)
-            if number not in dice.colour_sums(colour):
-                raise IllegalMarkError(f"{number} is not a white die plus the {colour} die")
+            problem = colour_sum_problem(dice, colour, number)
+            if problem is not None:
+                raise IllegalMarkError(problem)
             sheet = sheet.mark(colour, number)
         elif not marked_first:
             sheet = sheet.add_penalty()
@@ -155,6 +142,42 @@ class Game:
         closed = self.closed
         self.sheets = [s.close(closed) for s in self.sheets]
         return penalty
+
+
+def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
+                        first: Sequence[Optional[str]]) -> list[Sheet]:
+    """Every sheet after action 1, `first[i]` being player i's row for the white sum (or
+    None): the marks are simultaneous (each is checked on the sheets as they were, so several
+    players may lock the same row), then the rows locked close for everyone. An illegal
+    decision raises (IllegalMarkError naming the player and the reason)."""
+    if not isinstance(first, (list, tuple)) or len(first) != len(sheets):
+        raise GameError(f"one action-1 decision (a row or None) per player "
+                        f"({len(sheets)}), not {clip(first)}")
+    for colour in first:
+        if colour is not None:
+            check_colour(colour)
+    total = dice.white_sum
+    closed = closed_rows(sheets)
+    marked = [sheet.close(closed) for sheet in sheets]
+    for i, colour in enumerate(first):
+        if colour is not None:
+            problem = marked[i].mark_problem(colour, total)
+            if problem is not None:
+                raise IllegalMarkError(f"player {i + 1} cannot mark {total} in {colour}: "
+                                       f"{problem}")
+            marked[i] = marked[i].mark(colour, total)
+    closed = closed_rows(marked)
+    return [sheet.close(closed) for sheet in marked]
+
+
+def colour_sum_problem(dice: Dice, colour: str, number: int) -> Optional[str]:
+    """Why action 2 cannot mark `number` in the row of `colour` with these dice (it is not a
+    white die plus that row's die), or None when it can."""
+    if number in dice.colour_sums(colour):
+        return None
+    die = dice.colour(colour)
+    return (f"{number} is not a white die plus the {colour} die ({dice.white1}+{die} = "
+            f"{dice.white1 + die}, {dice.white2}+{die} = {dice.white2 + die})")
 
 
 def skipped_boxes(sheet: Sheet, colour: str, number: int) -> int:
@@ -170,18 +193,26 @@ def active_options(sheet: Sheet, dice: Dice) -> list[tuple[Optional[str], Second
     sum before the second's (a repeated sum is listed once)."""
     sheet, dice = check_sheet(sheet), Dice.parse(dice)
     options: list[Option] = []
-    for first in (None,) + COLOURS:
-        if first is not None and not sheet.can_mark(first, dice.white_sum):
-            continue
+    for first in [None, *white_sum_rows(sheet, dice)]:
         after = sheet if first is None else sheet.mark(first, dice.white_sum)
         options.append((first, None))
-        if len(after.closed) >= 2:      # action 1 ended the game: no action 2
+        if after.is_finished():         # action 1 ended the game: no action 2
             continue
-        for colour in COLOURS:
-            for number in dict.fromkeys(dice.colour_sums(colour)):
-                if after.can_mark(colour, number):
-                    options.append((first, (colour, number)))
+        options.extend((first, second) for second in colour_marks(after, dice))
     return options
+
+
+def white_sum_rows(sheet: Sheet, dice: Dice) -> list[str]:
+    """The rows in which `sheet` can take the white sum (action 1), in row order."""
+    return [colour for colour in COLOURS if sheet.can_mark(colour, dice.white_sum)]
+
+
+def colour_marks(sheet: Sheet, dice: Dice) -> list[tuple[str, int]]:
+    """The marks action 2 can make on `sheet`: per row, in row order, a white die plus that
+    row's die, the first white die's sum before the second's (a repeated sum once)."""
+    return [(colour, number) for colour in COLOURS
+            for number in dict.fromkeys(dice.colour_sums(colour))
+            if sheet.can_mark(colour, number)]
 
 
 def apply_option(sheet: Sheet, dice: Dice, option: tuple[Optional[str], SecondMark]) -> Sheet:

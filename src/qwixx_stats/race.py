@@ -30,12 +30,15 @@ from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
+from solverkit.arrayfile import write_array
+from solverkit.messages import clip
+
 from . import _solitaire
-from .errors import TableError, clip
-from .sheet import MARKS_TO_LOCK, Sheet, check_lock_after, check_sheet, is_whole
+from .errors import TableError
+from .rules import MARKS_TO_LOCK
+from .sheet import Sheet, check_lock_after, check_sheet, is_whole
 from .solitaire import (PENALTY_STATES, SHEET_STATES, check_table_array, load_or_solve,
                         read_table, sheet_state, solve_order)
-from solverkit.arrayfile import write_array
 
 RACE_VERSION = 1
 MAX_RACE_PLAYERS = 8             # as many as a game (game.MAX_PLAYERS)

@@ -13,7 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeGuard, cast
 
-from .errors import DiceError, IllegalMarkError, SheetError, clip
+from solverkit.messages import clip
+
+from .errors import DiceError, IllegalMarkError, SheetError
+from .rules import LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END, PENALTY_POINTS, game_ends
 
 COLOURS = ("red", "yellow", "green", "blue")
 ROW_NUMBERS = {
@@ -22,10 +25,7 @@ ROW_NUMBERS = {
     "green": tuple(range(12, 1, -1)),
     "blue": tuple(range(12, 1, -1)),
 }
-MARKS_TO_LOCK = 5        # the printed rules: the default lock rule
-LOCK_RULES = (5, 4)      # marks needed before a row's last number: the rules and the variant
-MAX_PENALTIES = 4
-PENALTY_POINTS = 5
+LAST_BOX = 10            # the box of a row's last number (12 or 2), whose mark locks the row
 
 
 def row_points(marks: int) -> int:
@@ -86,8 +86,9 @@ class Sheet:
                                  f"{len(ROW_NUMBERS[colour])} numbers, not {clip(marks)}")
         if type(self.rows) is not tuple or any(type(marks) is not tuple for marks in self.rows):
             object.__setattr__(self, "rows", tuple(tuple(marks) for marks in self.rows))
-        if not is_whole(self.penalties) or not 0 <= self.penalties <= MAX_PENALTIES:
-            raise SheetError(f"penalties must be 0..{MAX_PENALTIES}, not {clip(self.penalties)}")
+        if not is_whole(self.penalties) or not 0 <= self.penalties <= PENALTIES_TO_END:
+            raise SheetError(f"penalties must be 0..{PENALTIES_TO_END}, not "
+                             f"{clip(self.penalties)}")
         if not isinstance(self.closed, (frozenset, set, tuple, list)):
             raise SheetError(f"closed must be a set of rows, not {clip(self.closed)}")
         for colour in self.closed:
@@ -99,7 +100,7 @@ class Sheet:
             if any(b <= a for a, b in zip(boxes, boxes[1:])):
                 raise SheetError(f"{colour} marks {','.join(map(str, marks))} are not in row "
                                  f"order ({ROW_NUMBERS[colour][0]} to {ROW_NUMBERS[colour][-1]})")
-            if boxes and boxes[-1] == 10:
+            if boxes and boxes[-1] == LAST_BOX:
                 if len(marks) - 1 < self.lock_after:
                     raise SheetError(f"{colour} is locked with {len(marks) - 1} marks before its "
                                      f"last number; locking needs {self.lock_after}")
@@ -160,14 +161,28 @@ class Sheet:
         marks = self.marks(colour)
         return bool(marks) and marks[-1] == ROW_NUMBERS[colour][-1]
 
-    def can_mark(self, colour: str, number: int) -> bool:
+    def mark_problem(self, colour: str, number: int) -> str | None:
+        """Why `number` cannot be marked in the row of `colour` now, or None when it can: the
+        rule of a legal mark, with its reasons (a SheetError for a row or number that does
+        not exist)."""
         box = position(colour, number)
         if colour in self.closed:
-            return False
+            return f"{colour} is closed"
         marks = self.marks(colour)
-        if marks and box <= position(colour, marks[-1]):
-            return False
-        return box < 10 or len(marks) >= self.lock_after
+        if marks:
+            last = position(colour, marks[-1])
+            if box == last:
+                return f"{number} is already marked in {colour}"
+            if box < last:
+                return (f"{number} is left of the last {colour} mark ({marks[-1]}): marks go to "
+                        "the right")
+        if box == LAST_BOX and len(marks) < self.lock_after:
+            return (f"{number} is the last number of {colour}: locking it needs "
+                    f"{self.lock_after} {colour} marks first ({len(marks)} so far)")
+        return None
+
+    def can_mark(self, colour: str, number: int) -> bool:
+        return self.mark_problem(colour, number) is None
 
     def legal_marks(self, colour: str) -> tuple[int, ...]:
         return tuple(n for n in ROW_NUMBERS[check_colour(colour)] if self.can_mark(colour, n))
@@ -178,20 +193,20 @@ class Sheet:
 
     # -- changes -------------------------------------------------------------------------
     def mark(self, colour: str, number: int) -> "Sheet":
-        if not self.can_mark(colour, number):
-            raise IllegalMarkError(f"{number} cannot be marked in {colour} on this sheet "
-                                   f"({self})")
+        problem = self.mark_problem(colour, number)
+        if problem is not None:
+            raise IllegalMarkError(f"{number} cannot be marked in {colour}: {problem}")
         index = COLOURS.index(colour)
         rows = list(self.rows)
         rows[index] = rows[index] + (number,)
         closed = self.closed
-        if position(colour, number) == 10:
+        if position(colour, number) == LAST_BOX:
             closed = closed | {colour}
         return Sheet(tuple(rows), self.penalties, closed, self.lock_after)
 
     def add_penalty(self) -> "Sheet":
-        if self.penalties >= MAX_PENALTIES:
-            raise IllegalMarkError("a sheet holds at most 4 penalties")
+        if self.penalties >= PENALTIES_TO_END:
+            raise IllegalMarkError(f"a sheet holds at most {PENALTIES_TO_END} penalties")
         return Sheet(self.rows, self.penalties + 1, self.closed, self.lock_after)
 
     def close(self, colours: Iterable[str]) -> "Sheet":
@@ -202,8 +217,21 @@ class Sheet:
         return Sheet(self.rows, self.penalties, self.closed | colours, self.lock_after)
 
     def is_finished(self) -> bool:
-        """A fourth penalty or a second closed row ends the game."""
-        return self.penalties >= MAX_PENALTIES or len(self.closed) >= 2
+        """Whether the game is over as this sheet shows it (rules.game_ends)."""
+        return game_ends(self.penalties, len(self.closed))
+
+
+def game_over(sheets: Iterable[Sheet]) -> bool:
+    """Whether the game of these sheets is over (rules.game_ends): a player has a fourth
+    penalty, or the sheets together show a second closed row."""
+    sheets = list(sheets)
+    return game_ends(max((sheet.penalties for sheet in sheets), default=0),
+                     len(closed_rows(sheets)))
+
+
+def closed_rows(sheets: Iterable[Sheet]) -> frozenset[str]:
+    """The rows closed on any of the sheets (a lock closes its row for everyone)."""
+    return frozenset().union(*(sheet.closed for sheet in sheets))
 
 
 def _number(text: str, key: str) -> int:

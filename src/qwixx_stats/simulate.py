@@ -23,11 +23,14 @@ from typing import Any, Callable, Optional
 import numpy as np
 import numpy.typing as npt
 
+from solverkit.messages import clip
+
 from . import _simulate
-from .errors import SimulationError, StrategyError, clip
+from .errors import SimulationError, StrategyError
 from .game import MAX_PLAYERS, Game, Player
 from .race import NODES, WEIGHTS, RaceTable
-from .sheet import MARKS_TO_LOCK, check_lock_after, is_whole
+from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
+from .sheet import check_lock_after, is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
 from .winning import WinPlayer
@@ -176,9 +179,12 @@ class Totals:
         of _simulate.ENDINGS (unknown when None)."""
         if scores.shape[0] == 0:
             return
-        wide = scores.astype(np.int64)
-        sums, squares = wide.sum(axis=0), (wide * wide).sum(axis=0)
-        lows, highs = wide.min(axis=0), wide.max(axis=0)
+        # one row per entry (contiguous): numpy reduces along a row many times faster than
+        # down the short columns of (games, players), and this runs between kernel batches,
+        # while the second core waits
+        by_entry = np.ascontiguousarray(scores.T, dtype=np.int64)
+        sums, squares = by_entry.sum(axis=1), np.einsum("ij,ij->i", by_entry, by_entry)
+        lows, highs = by_entry.min(axis=1), by_entry.max(axis=1)
         for i in range(self.players):
             self.score_sum[i] += int(sums[i])
             self.score_squares[i] += int(squares[i])
@@ -186,12 +192,12 @@ class Totals:
             least, most = self.score_min[i], self.score_max[i]
             self.score_min[i] = low if least is None else min(least, low)
             self.score_max[i] = high if most is None else max(most, high)
-        winners = wide == wide.max(axis=1, keepdims=True)
-        shares = winners / winners.sum(axis=1, keepdims=True)
+        winners = by_entry == by_entry.max(axis=0)          # (players, games)
+        share = 1.0 / winners.sum(axis=0)                   # each winner's share of a game
         assert self.wins is not None and self.win_squares is not None   # __post_init__
-        self.wins += shares.sum(axis=0)
-        self.win_squares += (shares * shares).sum(axis=0)
-        self.turn_sum += int(turns.astype(np.int64).sum())
+        self.wins += winners @ share
+        self.win_squares += winners @ (share * share)
+        self.turn_sum += int(turns.sum(dtype=np.int64))
         if endings is not None:
             for name, code in _simulate.ENDINGS.items():
                 self.endings[name] += int(np.count_nonzero(endings == code))
@@ -243,11 +249,6 @@ class SimulationResult:
     def games(self) -> int:
         assert self.totals is not None                  # set by __post_init__
         return self.totals.games
-
-    def win_shares(self) -> npt.NDArray[np.float64]:
-        """Per entry: games won, a tie among t players counting 1/t each."""
-        assert self.totals is not None and self.totals.wins is not None   # __post_init__
-        return self.totals.wins.copy()
 
     def summary(self) -> dict[str, Any]:
         totals = self.totals
@@ -409,10 +410,15 @@ def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
         final = game.scores()
         scores[index] = [final[seat] for seat in seats]
         turns[index] = len(game.history)
-        endings[index] = _simulate.ENDINGS[
-            "penalties" if any(s.penalties >= 4 for s in game.sheets) else "locks"]
+        endings[index] = _simulate.ENDINGS[ending(game)]
     return SimulationResult(strategies, seed, scores, turns, time.perf_counter() - started,
                             rotate=rotate, lock_after=lock_after, endings=endings)
+
+
+def ending(game: Game) -> str:
+    """How a finished game ended (a key of ENDINGS): "locks" when the closed rows ended it,
+    "penalties" when a player's fourth penalty did."""
+    return "locks" if len(game.closed) >= CLOSED_ROWS_TO_END else "penalties"
 
 
 def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game: Game,

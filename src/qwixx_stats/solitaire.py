@@ -20,16 +20,19 @@ from typing import Callable, Optional
 import numpy as np
 
 from solverkit.arrayfile import read_array, write_array
+from solverkit.messages import clip, cut_path
 
 from . import _rows, _solitaire
-from .errors import TableError, clip, cut_path
-from .game import Option, SecondMark, active_options, apply_option
-from .sheet import MARKS_TO_LOCK, COLOURS, Dice, Sheet, check_lock_after, check_sheet, position
+from .errors import TableError
+from .game import (Option, SecondMark, active_options, apply_option, colour_marks,
+                   white_sum_rows)
+from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK, PENALTIES_TO_END
+from .sheet import COLOURS, Dice, Sheet, check_lock_after, check_sheet, position
 
 ROW_STATES = 57
 CLOSED = 56
 SHEET_STATES = 1367031
-PENALTY_STATES = 4
+PENALTY_STATES = PENALTIES_TO_END      # the penalty counts of a game still going: 0..3
 VERSION = 3
 
 
@@ -128,14 +131,15 @@ def row_state(sheet: Sheet, colour: str) -> int:
 
 
 def solve_order() -> tuple[np.ndarray, np.ndarray]:
-    """Every sheet state with at most one closed row, grouped by the sum of its row states
-    (a mark always raises it), the most advanced level first; returns the states packed 6 bits
-    per row and the start of each level."""
+    """Every sheet state of a game still going (one closed row at most), grouped by the sum of
+    its row states
+    (a mark always raises it), the most advanced level first; returns the states packed 6
+    bits per row and the start of each level."""
     xs, ys = np.tril_indices(ROW_STATES)                 # one pair of rows, x >= y
     pair_level = xs + ys
     pair_closed = (xs == CLOSED).astype(np.int64) + (ys == CLOSED)
     first, second = np.tril_indices(len(xs))             # a pair of pairs
-    keep = pair_closed[first] + pair_closed[second] <= 1
+    keep = pair_closed[first] + pair_closed[second] < CLOSED_ROWS_TO_END
     first, second = first[keep], second[keep]
     level = pair_level[first] + pair_level[second]
     order = np.argsort(-level, kind="stable")
@@ -237,9 +241,8 @@ class ExpectedValues:
         sheet, dice = check_sheet(sheet, self.lock_after), Dice.parse(dice)
         total = dice.white_sum
         choices: list[tuple[Optional[str], float]] = [(None, self.value(sheet))]
-        for colour in COLOURS:
-            if sheet.can_mark(colour, total):
-                choices.append((colour, self.value(sheet.mark(colour, total))))
+        for colour in white_sum_rows(sheet, dice):
+            choices.append((colour, self.value(sheet.mark(colour, total))))
         return sorted(choices, key=lambda item: -item[1])
 
 
@@ -259,10 +262,8 @@ class OptimalPlayer:
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
         best, best_value = None, self.values.value(sheet if marked_first else sheet.add_penalty())
-        for colour in COLOURS:
-            for number in dict.fromkeys(dice.colour_sums(colour)):
-                if sheet.can_mark(colour, number):
-                    value = self.values.value(sheet.mark(colour, number))
-                    if value > best_value:
-                        best, best_value = (colour, number), value
+        for second in colour_marks(sheet, dice):
+            value = self.values.value(sheet.mark(*second))
+            if value > best_value:
+                best, best_value = second, value
         return best

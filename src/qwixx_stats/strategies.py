@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Optional, TypeVar, cast
 
-from .errors import SimulationError, StrategyError, clip
-from .game import Option, SecondMark, active_options, apply_option, skipped_boxes
-from .sheet import COLOURS, Dice, Sheet, is_whole
+from solverkit.messages import clip
+
+from .errors import SimulationError, StrategyError
+from .game import (Option, SecondMark, active_options, apply_option, colour_marks,
+                   skipped_boxes, white_sum_rows)
+from .sheet import Dice, Sheet, is_whole
 
 MASK64 = (1 << 64) - 1
 T = TypeVar("T")
@@ -52,12 +55,11 @@ class SplitMix64:
 
 
 def _second_options(sheet: Sheet, dice: Dice) -> list[SecondMark]:
-    options: list[SecondMark] = [None]
-    for colour in COLOURS:
-        for number in dict.fromkeys(dice.colour_sums(colour)):
-            if sheet.can_mark(colour, number):
-                options.append((colour, number))
-    return options
+    return [None, *colour_marks(sheet, dice)]
+
+
+def _first_options(sheet: Sheet, dice: Dice) -> list[Optional[str]]:
+    return [None, *white_sum_rows(sheet, dice)]
 
 
 def _marks_of(sheet: Sheet, dice: Dice, option: Option) -> list[tuple[Sheet, str, int]]:
@@ -94,8 +96,8 @@ class GreedyPlayer:
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
         if active:
             return _best(active_options(sheet, dice), lambda o: self._key(sheet, dice, o))[0]
-        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)]
-        return _best(choices, lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
+        return _best(_first_options(sheet, dice),
+                     lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
         def key(option: SecondMark) -> tuple[int, int]:
@@ -124,8 +126,8 @@ class CautiousPlayer:
             options = [o for o in active_options(sheet, dice)
                        if self._key(sheet, dice, o) is not None]
             return _best(options, lambda o: self._key(sheet, dice, o))[0]
-        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)
-                            and self._key(sheet, dice, (c, None)) is not None]
+        choices = [c for c in _first_options(sheet, dice)
+                   if c is None or self._key(sheet, dice, (c, None)) is not None]
         return _best(choices, lambda c: self._key(sheet, dice, (c, None)) if c else (0, 0))
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
@@ -146,7 +148,7 @@ class RandomPlayer:
         if active:
             options = active_options(sheet, dice)
             return options[self.rng.below(len(options))][0]
-        choices = [None] + [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)]
+        choices = _first_options(sheet, dice)
         return choices[self.rng.below(len(choices))]
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:

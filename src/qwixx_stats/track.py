@@ -51,50 +51,33 @@ With --json the text goes to stderr, and stdout gets exactly one JSON object whe
 ends (game over or quit): {"players", "lock_after", "turns", "scores", "winners", "over",
 "sheets"}; winners are 1-based seats with the top score once the game is over ([] before).
 
-Save file (UTF-8 JSON, written atomically: a file under its name is always complete):
-    {"format": "qwixx-track", "version": 1, "players": 3, "lock_after": 5, "me": 2 or null,
-     "turns": [{"dice": "3,4,6,1,2,5", "first": ["red", null, "blue"],
-                "second": ["blue", 9] or null}, ...],
-     "checksum": "sha256:<hex>"}
-`first` holds every player's action 1 in seat order, `second` the active player's action 2
-(turn k is rolled by player (k - 1) mod players + 1: player 1 rolls first). A removed die is
-stored as 1 (its value is never used). The checksum is the SHA-256 of the canonical JSON
-(sorted keys, no blanks, ASCII) of every other member; it is verified before any of the game
-is used, so a file changed by hand or damaged is refused (it guards against mistakes, not
-against forgery). Then every turn is replayed through
-Game.play_turn, which checks it against the rules again; the penalties follow from the turns.
+The save file (its format and checks): savefile.py.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from solverkit.arrayfile import write_atomically
+from solverkit.commandline import error_line, whole_number
+from solverkit.messages import clip, cut_path
 
-from .arguments import whole_number
-from .errors import GameError, QwixxError, clip, cut, cut_path
-from .game import MAX_PLAYERS, Game, Option, SecondMark
-from .sheet import (COLOURS, LOCK_RULES, MARKS_TO_LOCK, MAX_PENALTIES, Dice, Sheet, is_whole,
-                    position)
+from .errors import QwixxError, TrackError
+from .game import (MAX_PLAYERS, Game, Option, SecondMark, after_first_actions,
+                   colour_sum_problem)
+from .rules import CLOSED_ROWS_TO_END, LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END
+from .savefile import MIN_PLAYERS, load_game, save_game
+from .sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
 
 if TYPE_CHECKING:
     from .winning import Advice, Advisor
 
-FORMAT = "qwixx-track"
-VERSION = 1
-MIN_PLAYERS = 2
-MAX_SAVE_BYTES = 1_000_000     # a game has at most 8 * (44 marks + 4 penalties) turns: ~60 KB
-MAX_TURNS = MAX_PLAYERS * (4 * 11 + MAX_PENALTIES)   # each turn marks or costs the roller
 ADVICE_SHOWN = 4               # options of the advice shown, best first
 REMOVED_DIE = 1                # the value stored for the die of a closed row
-SAVE_KEYS = ("format", "version", "players", "lock_after", "me", "turns", "checksum")
-TURN_KEYS = ("dice", "first", "second")
 DIE_NAMES = ("first white", "second white") + COLOURS
 ROWS = {colour: colour for colour in COLOURS} | {colour[0]: colour for colour in COLOURS}
 NO_MARK = ("", "-", "none", "pass")
@@ -116,10 +99,6 @@ At any prompt:
   quit       stop (the completed turns stay in the save file)"""
 
 
-class TrackError(GameError):
-    """A bad tracker option or save file (the command line reports it and exits 2)."""
-
-
 class InputRefused(QwixxError):
     """An answer typed during the game that is refused (the reason is shown, then asked again)."""
 
@@ -136,10 +115,10 @@ class _Quit(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `qwixx track` (the subparser already has --json and --dir)."""
-    parser.add_argument("--players", type=whole_number("--players", MIN_PLAYERS, MAX_PLAYERS),
+    parser.add_argument("--players", type=whole_number("a number of players", MIN_PLAYERS, MAX_PLAYERS),
                         metavar="N", help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} "
                         "(required unless --resume); player 1 rolls first")
-    parser.add_argument("--me", type=whole_number("--me", 1, MAX_PLAYERS), metavar="SEAT",
+    parser.add_argument("--me", type=whole_number("a seat", 1, MAX_PLAYERS), metavar="SEAT",
                         help="the seat (1-based) that gets advice: the estimated chance of "
                         "winning of each choice (default: no advice)")
     parser.add_argument("--lock-after", type=int, choices=LOCK_RULES, default=None,
@@ -151,117 +130,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", metavar="FILE",
                         help="go on with the game saved in FILE (saved to FILE again unless "
                         "--save names another)")
-
-
-# -- save files ------------------------------------------------------------------------------
-
-def checksum(body: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the save file's members other than the checksum."""
-    rest = {key: value for key, value in body.items() if key != "checksum"}
-    canonical = json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
-
-
-def game_record(game: Game, me: Optional[int]) -> dict[str, Any]:
-    """The save file's content (checksum included); `me` is a 0-based seat or None."""
-    body: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "players": game.players,
-        "lock_after": game.lock_after, "me": None if me is None else me + 1,
-        "turns": [{"dice": str(record.dice), "first": list(record.first),
-                   "second": None if record.second is None else list(record.second)}
-                  for record in game.history]}
-    body["checksum"] = checksum(body)
-    return body
-
-
-def save_game(path: Path | str, game: Game, me: Optional[int]) -> None:
-    """Write the game atomically (one turn a line, so that the file reads well)."""
-    body = game_record(game, me)
-    head = ", ".join(f"{json.dumps(key)}: {json.dumps(body[key])}"
-                     for key in ("format", "version", "players", "lock_after", "me"))
-    turns = ",\n".join(f"  {json.dumps(turn)}" for turn in body["turns"])
-    text = (f"{{{head},\n \"turns\": [" + (f"\n{turns}\n ]" if turns else "]")
-            + f",\n \"checksum\": {json.dumps(body['checksum'])}}}\n")
-    write_atomically(path, [text.encode("utf-8")])
-
-
-def load_game(path: Path | str) -> tuple[Game, Optional[int]]:
-    """The game saved in `path`, replayed turn by turn, and its served seat (0-based or None).
-    Raises TrackError naming the file and the problem."""
-    shown = cut_path(path)
-
-    def bad(problem: str) -> NoReturn:
-        raise TrackError(f"save file {shown}: {problem}")
-
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_SAVE_BYTES + 1)
-    except OSError as error:
-        raise TrackError(f"cannot read the save file {shown}: {error.strerror or error}") \
-            from error
-    if len(raw) > MAX_SAVE_BYTES:
-        bad(f"larger than {MAX_SAVE_BYTES:,} bytes: not a qwixx-track save file")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        bad("not UTF-8 text: not a qwixx-track save file")
-    except (ValueError, RecursionError) as error:
-        bad(f"not JSON ({cut(str(error))}): not a qwixx-track save file")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        bad(f'not a qwixx-track save file (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        bad(f"version {clip(data.get('version'))} is not supported (this program reads "
-            f"version {VERSION})")
-    stored = data.get("checksum")
-    if not isinstance(stored, str):
-        bad("it has no checksum")
-    try:
-        expected = checksum(data)
-    except (ValueError, TypeError, RecursionError):
-        bad("its content cannot be checked")
-    if stored != expected:
-        bad("the checksum does not match: the file was changed or damaged")
-    # the content is as it was written: now check that it makes sense
-    for key in data:
-        if key not in SAVE_KEYS:
-            bad(f"unexpected member {clip(key)}")
-    for key in SAVE_KEYS:
-        if key not in data:
-            bad(f"member {key!r} is missing")
-    players, lock_after, me, turns = (data["players"], data["lock_after"], data["me"],
-                                      data["turns"])
-    if not is_whole(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {clip(players)}")
-    if not is_whole(lock_after) or lock_after not in LOCK_RULES:
-        bad(f"lock_after must be 5 or 4, not {clip(lock_after)}")
-    if me is not None and (not is_whole(me) or not 1 <= me <= players):
-        bad(f"me must be a seat 1..{players} or null, not {clip(me)}")
-    if not isinstance(turns, list) or len(turns) > MAX_TURNS:
-        bad(f"turns must be a list of at most {MAX_TURNS} turns")
-    game = Game(players, lock_after=lock_after)
-    for number, turn in enumerate(turns, 1):
-        where = f"turn {number}"
-        if not isinstance(turn, dict) or sorted(turn) != sorted(TURN_KEYS):
-            bad(f"{where} must be an object with dice, first and second")
-        dice, first, second = turn["dice"], turn["first"], turn["second"]
-        if not isinstance(dice, str):
-            bad(f"{where}: dice must be text like \"3,4,6,1,2,5\", not {clip(dice)}")
-        if not isinstance(first, list) or len(first) != players or any(
-                row is not None and row not in COLOURS for row in first):
-            bad(f"{where}: first must list one row or null for each of the {players} players, "
-                f"not {clip(first)}")
-        if second is not None and (
-                not isinstance(second, list) or len(second) != 2 or second[0] not in COLOURS
-                or not is_whole(second[1])):
-            bad(f"{where}: second must be [row, number] or null, not {clip(second)}")
-        if game.is_over():
-            bad(f"{where} comes after the end of the game")
-        try:
-            game.play_turn(Dice.parse(dice), list(first),
-                           None if second is None else (second[0], second[1]))
-        except QwixxError as error:
-            bad(f"{where}: {error}")
-    return game, None if me is None else me - 1
 
 
 # -- typed answers ---------------------------------------------------------------------------
@@ -304,37 +172,6 @@ def parse_row(token: str) -> Optional[str]:
         raise InputRefused(f"unknown row {clip(token)}: type red, yellow, green or blue "
                            "(r, y, g, b), or - for no mark")
     return ROWS[word]
-
-
-def mark_problem(sheet: Sheet, colour: str, number: int) -> Optional[str]:
-    """Why `number` cannot be marked in `colour` on `sheet` (None when it can)."""
-    if colour in sheet.closed:
-        return f"{colour} is closed"
-    marks = sheet.marks(colour)
-    box = position(colour, number)
-    if marks:
-        last = position(colour, marks[-1])
-        if box == last:
-            return f"{number} is already marked in {colour}"
-        if box < last:
-            return (f"{number} is left of the last {colour} mark ({marks[-1]}): marks go to the "
-                    "right")
-    if box == 10 and len(marks) < sheet.lock_after:
-        return (f"{number} is the last number of {colour}: locking it needs {sheet.lock_after} "
-                f"{colour} marks first ({len(marks)} so far)")
-    if not sheet.can_mark(colour, number):      # not expected: the rules have the last word
-        return "the rules do not allow it on this sheet"
-    return None
-
-
-def after_action_1(sheets: Sequence[Sheet], dice: Dice,
-                   first: Sequence[Optional[str]]) -> list[Sheet]:
-    """Every sheet after action 1 (as Game plays it: simultaneous, then the locks close)."""
-    closed: frozenset[str] = frozenset().union(*(sheet.closed for sheet in sheets))
-    marked = [sheet.close(closed) if row is None else sheet.close(closed).mark(row, dice.white_sum)
-              for sheet, row in zip(sheets, first)]
-    closed = frozenset().union(*(sheet.closed for sheet in marked))
-    return [sheet.close(closed) for sheet in marked]
 
 
 def turns_text(count: int) -> str:
@@ -438,8 +275,9 @@ class Tracker:
     def final_text(self) -> str:
         game = self.game
         reasons = [f"{self.name(seat)} took a fourth penalty"
-                   for seat, sheet in enumerate(game.sheets) if sheet.penalties >= MAX_PENALTIES]
-        if len(game.closed) >= 2:
+                   for seat, sheet in enumerate(game.sheets)
+                   if sheet.penalties >= PENALTIES_TO_END]
+        if len(game.closed) >= CLOSED_ROWS_TO_END:
             reasons.append(join_names([c for c in COLOURS if c in game.closed]) + " are closed")
         leaders = self.leaders()
         top = game.scores()[leaders[0]]
@@ -517,7 +355,7 @@ class Tracker:
         try:
             advice = produce(self.advisor)
         except QwixxError as error:
-            self.say(f"no advice: {error}")
+            self.say(f"no advice: {error_line(error)}")
             return
         lines = [f"advice for {self.name(self.me)}, {title} (estimated chance of winning, "
                  "expected final score):"]
@@ -556,7 +394,7 @@ class Tracker:
                 for offset, token in enumerate(tokens):
                     row = parse_row(token)
                     if row is not None:
-                        problem = mark_problem(start[seat + offset], row, total)
+                        problem = start[seat + offset].mark_problem(row, total)
                         if problem:
                             raise InputRefused(f"{self.name(seat + offset)} cannot mark {total} "
                                                f"in {row}: {problem}")
@@ -590,14 +428,7 @@ class Tracker:
         reason = f"{self.name(self.game.active)} cannot mark {number} in {colour}: "
         if colour in locked_now:
             raise InputRefused(reason + f"{colour} was locked in action 1 of this turn")
-        if colour in sheet.closed:
-            raise InputRefused(reason + f"{colour} is closed")
-        if number not in dice.colour_sums(colour):
-            die = dice.colour(colour)
-            raise InputRefused(reason + f"{number} is not a white die plus the {colour} die "
-                               f"({dice.white1}+{die} = {dice.white1 + die}, "
-                               f"{dice.white2}+{die} = {dice.white2 + die})")
-        problem = mark_problem(sheet, colour, number)
+        problem = sheet.mark_problem(colour, number) or colour_sum_problem(dice, colour, number)
         if problem:
             raise InputRefused(reason + problem)
         return colour, number
@@ -636,10 +467,10 @@ class Tracker:
             self.advise("action 1", lambda a: a.passive(start, me, dice),
                         lambda option: f"{total} in {option[0]}" if option[0] else "no mark")
         first = self.ask_first(dice, start)
-        after = after_action_1(start, dice, first)
-        now_closed: frozenset[str] = frozenset().union(*(sheet.closed for sheet in after))
+        after = after_first_actions(start, dice, first)
+        now_closed = closed_rows(after)
         second: SecondMark = None
-        if len(now_closed) >= 2:
+        if game_over(after):
             self.say(f"{join_names([c for c in COLOURS if c in now_closed])} are closed: the "
                      "game ends with action 1 (no action 2)")
         else:
@@ -657,7 +488,7 @@ class Tracker:
         try:
             game.play_turn(dice, first, second)
         except QwixxError as error:            # not expected: every answer was checked
-            self.say(f"the rules refuse this turn: {error}")
+            self.say(f"the rules refuse this turn: {error_line(error)}")
             raise _Undo() from None
         self.in_turn = False
         self.report_turn(before)
@@ -675,7 +506,7 @@ class Tracker:
             if seat == record.active and record.second is not None:
                 marks.append(f"{record.second[1]} in {record.second[0]}")
             if seat == record.active and record.penalty:
-                marks.append(f"a penalty ({sheet.penalties} of {MAX_PENALTIES})")
+                marks.append(f"a penalty ({sheet.penalties} of {PENALTIES_TO_END})")
             parts.append(f"{self.name(seat)}: {', '.join(marks) or 'no mark'}")
         self.say(f"turn {len(game.history)}: " + "; ".join(parts))
         for colour in COLOURS:

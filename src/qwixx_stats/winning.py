@@ -32,11 +32,14 @@ from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
+from solverkit.messages import clip
+
 from . import _simulate
-from .errors import GameError, clip
-from .game import Game, Option, Player, SecondMark, active_options, apply_option
+from .errors import GameError
+from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
+                   colour_marks, colour_sum_problem, white_sum_rows)
 from .race import NODES, SAME_CHANCE, WEIGHTS, RaceTable, win_chance
-from .sheet import COLOURS, Dice, Sheet, check_sheet, is_whole, position
+from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, position
 
 MAX_ROLLOUTS = 10 ** 7
 
@@ -60,10 +63,9 @@ def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[fl
     """(chance of winning, expected final score) of the player whose sheet is `mine`, against
     sheets `others`, all with the closed rows of `mine` (a choice that locks closes the row
     for everyone)."""
-    closed = mine.closed
-    others = [sheet.close(closed) for sheet in others]
+    others = [sheet.close(mine.closed) for sheet in others]
     own = race.outlook(mine)
-    if mine.penalties >= 4 or len(closed) >= 2:
+    if mine.is_finished():
         return _final_share(mine, others), own.mean
     return win_chance(own, [race.outlook(sheet) for sheet in others]), own.mean
 
@@ -100,7 +102,7 @@ def check_table(sheets: object, seat: object, race: RaceTable) -> tuple[list[She
     checked = [check_sheet(sheet, race.lock_after) for sheet in sheets]
     if not is_whole(seat) or not 0 <= seat < len(checked):
         raise GameError(f"seat must be 0..{len(checked) - 1}, not {clip(seat)}")
-    closed = frozenset().union(*(sheet.closed for sheet in checked))
+    closed = closed_rows(checked)
     return [sheet.close(closed) for sheet in checked], seat
 
 
@@ -122,9 +124,8 @@ def rate_passive(race: RaceTable, sheets: Sequence[Sheet], seat: int,
     dice = Dice.parse(dice)
     mine, others = table[seat], _others(table, seat)
     rated = [_rated(race, (None, None), mine, others)]
-    for colour in COLOURS:
-        if mine.can_mark(colour, dice.white_sum):
-            rated.append(_rated(race, (colour, None), mine.mark(colour, dice.white_sum), others))
+    for colour in white_sum_rows(mine, dice):
+        rated.append(_rated(race, (colour, None), mine.mark(colour, dice.white_sum), others))
     return rated
 
 
@@ -136,11 +137,8 @@ def rate_second(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice 
     dice = Dice.parse(dice)
     mine, others = table[seat], _others(table, seat)
     rated = [_rated(race, (None, None), mine if marked_first else mine.add_penalty(), others)]
-    for colour in COLOURS:
-        for number in dict.fromkeys(dice.colour_sums(colour)):
-            if mine.can_mark(colour, number):
-                rated.append(_rated(race, (None, (colour, number)), mine.mark(colour, number),
-                                    others))
+    for second in colour_marks(mine, dice):
+        rated.append(_rated(race, (None, second), mine.mark(*second), others))
     return rated
 
 
@@ -294,8 +292,9 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     row, box = -1, 0
     if second is not None:
         colour, number = second
-        if number not in dice.colour_sums(colour):
-            raise GameError(f"{number} is not a white die plus the {colour} die")
+        problem = colour_sum_problem(dice, colour, number)
+        if problem is not None:
+            raise GameError(problem)
         row, box = COLOURS.index(colour), position(colour, number)
     closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in table[seat].closed)
     codes = np.full(len(table), _simulate.STRATEGY_CODES["win"], dtype=np.intc)
