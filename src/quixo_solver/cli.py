@@ -206,6 +206,14 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
     return lines
 
 
+def command_engine(args: argparse.Namespace) -> None:
+    from . import engine_protocol
+
+    hash_mib = engine_protocol.check_hash(args.hash)
+    tablebase = None if args.no_tablebase else tb.Tablebase(_directory(args))
+    engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib)
+
+
 def command_tablebase_build(args: argparse.Namespace) -> None:
     client = _cluster_client(args)
     try:
@@ -395,6 +403,13 @@ same match with the same records file again resumes it. An engine setting is key
 'time=1' (seconds per move), 'depth=6', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off',
 separated by commas."""
 
+ENGINE_DESCRIPTION = """The engine protocol of the SPEC (UCI-style, one command per line on
+stdin, answers on stdout): uci, isready, setoption name Hash value MIB, ucinewgame, position
+startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go [xtime MS]
+[otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
+program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
+A command it cannot read gets 'info string error REASON' and the engine reads on."""
+
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
 throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) unless --throughput
@@ -493,6 +508,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games played at once, one worker process each (default: one per "
                    "core)")
     p.set_defaults(handler=command_match)
+
+    p = commands.add_parser("engine", help="speak the engine protocol on stdin/stdout",
+                            description=ENGINE_DESCRIPTION)
+    p.add_argument("--hash", type=_mib, default=64,
+                   help="transposition table size in MiB (default 64; the Hash option)")
+    p.add_argument("--no-tablebase", action="store_true", help="do not use tables")
+    p.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, else the "
+                   "user's cache folder); the engine probes the tables built there")
+    p.set_defaults(handler=command_engine)
 
     p = commands.add_parser("tablebase", help="build, inspect and check tablebases")
     tablebase_commands = p.add_subparsers(dest="tablebase_command", metavar="ACTION",
