@@ -201,7 +201,7 @@ def test_settings_are_read():
     ("elo0=0,elo1=10,alpha=0.6,beta=0.5", "sum below 1"),
     ("elo0=0,elo1=nan", "finite"),
     ("elo0=0,elo0=1,elo1=3", "given twice"),
-    ("elo0=0,elo1=5000", "within"),
+    ("elo0=0,elo1=201", r"within \+-200 normalized Elo"),
 ])
 def test_bad_settings_name_the_problem(text, fragment):
     with pytest.raises(MatchError, match=fragment):
@@ -234,3 +234,15 @@ def test_the_summary_carries_the_test_and_fastchess_figures():
     assert report["result"] == "continue" and report["elo1"] == 10
     assert report["fraction"] == pytest.approx(report["llr"] / 2.9444, abs=1e-3)
     assert "sprt" not in summarize(games)
+
+
+@pytest.mark.parametrize("elo0, elo1", [(-200, 200), (0, 200), (199, 200), (-200, -150),
+                                        (0, 5), (-5, 0)])
+def test_the_llr_is_found_for_extreme_results_within_the_allowed_bounds(elo0, elo1):
+    sprt = Sprt(elo0, elo1)
+    extremes = [[0, 0, 0, 0, 1], [0, 0, 0, 0, 10000], [7, 0, 0, 0, 0], [0, 0, 50, 0, 0],
+                [0, 3, 0, 3, 0], [1, 0, 0, 0, 1], [0, 0, 1, 0, 0]]
+    for counts in extremes:
+        llr = sprt.llr(counts)
+        assert math.isfinite(llr)
+        assert llr == pytest.approx(-Sprt(-elo1, -elo0).llr(counts[::-1]), rel=1e-9, abs=1e-9)

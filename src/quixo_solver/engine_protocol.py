@@ -107,25 +107,41 @@ def parse_position(tokens: list[str]) -> BaseBoard:
 
 
 def _start_position(words: list[str]) -> BaseBoard:
+    def refuse(key: str) -> str | None:
+        return None if key in ("size", "players") else (
+            f"position startpos takes size N and players 2|4, not {_quote([key])}")
+
+    values, _ = _key_values(words, "position startpos", refuse)
     settings = {"size": 5, "players": 2}
-    rest = list(words)
-    seen = set()
-    while rest:
-        key = rest.pop(0).lower()
-        if key not in settings:
-            raise ProtocolError(f"position startpos takes size N and players 2|4, not "
-                                f"{_quote([key])}")
-        if key in seen:
-            raise ProtocolError(f"position startpos: {key} is given twice")
-        if not rest:
-            raise ProtocolError(f"position startpos: {key} needs a number")
-        value = rest.pop(0)
+    for key, value in values.items():
         if not value.isdigit() or len(value) > 3:
             raise ProtocolError(f"position startpos: {key} must be a number, not {cut(value)}")
-        seen.add(key)
         settings[key] = int(value)
     variant = find_variant(settings["players"])
     return variant.start(settings["size"])
+
+
+def _key_values(words: list[str], command: str, refuse: Callable[[str], str | None],
+                flags: tuple[str, ...] = ()) -> tuple[dict[str, str], set[str]]:
+    """The `KEY VALUE` pairs and the lone `flags` of a command's words (keys lower-cased);
+    `refuse(key)` is the reason a key is not one of the command's, None when it is."""
+    values: dict[str, str] = {}
+    given: set[str] = set()
+    rest = list(words)
+    while rest:
+        key = rest.pop(0).lower()
+        if key in given or key in values:
+            raise ProtocolError(f"{command}: {key} is given twice")
+        if key in flags:
+            given.add(key)
+            continue
+        reason = refuse(key)
+        if reason is not None:
+            raise ProtocolError(reason)
+        if not rest:
+            raise ProtocolError(f"{command}: {key} needs a number")
+        values[key] = rest.pop(0)
+    return values, given
 
 
 @dataclass(frozen=True)
@@ -175,28 +191,19 @@ def parse_go(tokens: list[str], board: BaseBoard) -> GoRequest:
     clocks = clock_keys(variant)
     other_clocks = {key for other in VARIANTS if other is not variant
                     for key in clock_keys(other)} - set(clocks)
-    values: dict[str, int] = {}
-    infinite = False
-    rest = [token.lower() for token in tokens]
-    while rest:
-        key = rest.pop(0)
-        if key == "infinite":
-            if infinite:
-                raise ProtocolError("go: infinite is given twice")
-            infinite = True
-            continue
+    def refuse(key: str) -> str | None:
         if key in other_clocks:
-            raise ProtocolError(f"go: {key} is not a clock of the {variant.name} game (its "
-                                f"clocks: {', '.join(clocks)})")
+            return (f"go: {key} is not a clock of the {variant.name} game (its clocks: "
+                    f"{', '.join(clocks)})")
         if key not in clocks and key not in ("movetime", "depth", "nodes"):
-            raise ProtocolError(f"go: unknown limit {_quote([key])} (limits: "
-                                f"{', '.join(clocks)}, movetime, depth, nodes, infinite)")
-        if key in values:
-            raise ProtocolError(f"go: {key} is given twice")
-        if not rest:
-            raise ProtocolError(f"go: {key} needs a number")
-        values[key] = _whole(key, rest.pop(0), negative=key.endswith("time")
-                             and key != "movetime")
+            return (f"go: unknown limit {_quote([key])} (limits: {', '.join(clocks)}, "
+                    "movetime, depth, nodes, infinite)")
+        return None
+
+    texts, flags = _key_values(tokens, "go", refuse, flags=("infinite",))
+    values = {key: _whole(key, text, negative=key.endswith("time") and key != "movetime")
+              for key, text in texts.items()}
+    infinite = "infinite" in flags
     if infinite and values:
         raise ProtocolError("go infinite takes no other limit: it searches until stop")
     for key, low, high in (("movetime", 1, None), ("depth", 1, DEPTH_LIMIT),

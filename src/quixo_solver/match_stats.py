@@ -187,6 +187,7 @@ def likelihood_of_superiority(pentanomial: Sequence[int]) -> float:
 # -- the sequential probability ratio test --------------------------------------------------------
 
 SPRT_KEYS = ("elo0", "elo1", "alpha", "beta")
+MAX_SPRT_ELO = 200.0   # beyond, the fixed point below may start where it has no root
 SPRT_RESULTS = ("H1 accepted", "H0 accepted", "continue")
 
 
@@ -212,8 +213,9 @@ class Sprt:
         if not (0 < self.alpha < 1 and 0 < self.beta < 1 and self.alpha + self.beta < 1):
             raise MatchError("the SPRT's alpha and beta must be between 0 and 1, with a sum "
                              f"below 1, not {self.alpha:g} and {self.beta:g}")
-        if max(abs(self.elo0), abs(self.elo1)) > 1000:
-            raise MatchError("the SPRT's elo0 and elo1 must be within +-1000 normalized Elo")
+        if max(abs(self.elo0), abs(self.elo1)) > MAX_SPRT_ELO:
+            raise MatchError(f"the SPRT's elo0 and elo1 must be within +-{MAX_SPRT_ELO:g} "
+                             "normalized Elo")
 
     @classmethod
     def parse(cls, text: str) -> "Sprt":
