@@ -388,3 +388,11 @@ def test_quixo_engine_refuses_a_bad_hash_on_its_command_line():
                           timeout=60)
     assert done.returncode == 2 and "whole number of MiB" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_quixo_engine_reads_bytes_that_are_not_utf8_as_an_unknown_command():
+    done = subprocess.run(ENGINE, input=b"\xff\xfe bad\nisready\nquit\n", capture_output=True,
+                          timeout=60)
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0
+    assert lines[0].startswith("info string error unknown command") and lines[1] == "readyok"

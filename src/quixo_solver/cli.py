@@ -4,6 +4,7 @@ command lines share: solverkit.commandline)."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import sys
@@ -218,6 +219,8 @@ def command_engine(args: argparse.Namespace) -> None:
 
     hash_mib = engine_protocol.check_hash(args.hash)
     tablebase = None if args.no_tablebase else tb.Tablebase(_directory(args))
+    if isinstance(sys.stdin, io.TextIOWrapper):   # bytes that are not UTF-8: an unknown
+        sys.stdin.reconfigure(errors="replace")   # command, not a crash
     engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib)
 
 
