@@ -46,6 +46,12 @@ def start_board_of(record):
     ("clock=10m+5s", EngineSetting(clock=TimeControl(600, 5))),
     ("clock=10s+0.1s,depth=4,TABLES=ON", EngineSetting(depth=4, clock=TimeControl(10, 0.1))),
     ("time=0.1,depth=3", EngineSetting(time=0.1, depth=3)),
+    ("nodes=5000", EngineSetting(nodes=5000)),
+    ("cmd=quixo engine --no-tablebase,time=0.1",
+     EngineSetting(time=0.1, cmd="quixo engine --no-tablebase")),
+    ("depth=3 cmd=python legacy.py --tree 'a b' hash=16",
+     EngineSetting(depth=3, hash=16, cmd="python legacy.py --tree 'a b'")),
+    ("cmd=quixo engine", EngineSetting(time=1.0, cmd="quixo engine")),
 ])
 def test_engine_settings_are_read(text, expected):
     setting = EngineSetting.parse(text)
@@ -54,7 +60,13 @@ def test_engine_settings_are_read(text, expected):
 
 
 @pytest.mark.parametrize("text, error, fragment", [
-    ("", MatchError, "needs time=SECONDS, depth=PLIES or clock="),
+    ("", MatchError, "needs time=SECONDS, depth=PLIES, nodes=N or clock="),
+    ("nodes=0", MatchError, "nodes= must be a whole number from 1"),
+    ("cmd=,time=1", MatchError, "cmd= needs a program"),
+    ("cmd=prog,tables=on", MatchError, "tables= is for this package's engine"),
+    ("cmd=prog 'open,time=1", MatchError, "cannot be read: No closing quotation"),
+    ("cmd=prog,hash=0.5", MatchError, "whole MiB"),
+    ("cmd=a,cmd=b", MatchError, "cmd= is given twice"),
     ("hash=16", MatchError, "needs time="),
     ("time=1,clock=10s", MatchError, "not both"),
     ("speed=3", MatchError, "unknown engine setting 'speed=3'"),

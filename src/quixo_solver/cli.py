@@ -4,7 +4,9 @@ command lines share: solverkit.commandline)."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -167,13 +169,14 @@ def command_match(args: argparse.Namespace) -> None:
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
     directory = _directory(args)
-    if settings.variant.uses_tablebases and any(e.tables for e in settings.engines.values()):
+    if settings.variant.uses_tablebases and any(e.uses_tables
+                                                for e in settings.engines.values()):
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
     stop_after = None if args.stop_after is None else args.stop_after * 60
     run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
-                          stop_after=stop_after)
+                          stop_after=stop_after, sprt=args.sprt)
     payload = match.summary(run, settings, args.pairs, jobs, records)
     payload["summary"] = str(summary_file)
     match.write_summary(summary_file, payload)
@@ -199,11 +202,62 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
     reasons = ", ".join(f"{reason} {count}" for reason, count in payload["reasons"].items())
     on_time = payload["losses_on_time"]
     lines.append(f"games ended by: {reasons}; lost on time: A {on_time['A']}, B {on_time['B']}")
+    for engine, forfeits in payload["forfeits"].items():
+        if forfeits["crash"] or forfeits["illegal move"]:
+            lines.append(f"engine {engine} forfeited: crash {forfeits['crash']}, illegal move "
+                         f"{forfeits['illegal move']}, time {forfeits['time']}")
+    lines += _fastchess_lines(payload)
     rate = payload["games_per_minute"]
     lines.append(f"played {payload['games_played_now']} games now in "
                  f"{payload['seconds_now'] / 60:.1f} min"
                  + ("" if rate is None else f" ({rate:.1f} a minute)")
                  + f"; records in {records}, summary in {summary_file}")
+    return lines
+
+
+def command_engine(args: argparse.Namespace) -> None:
+    from . import engine_protocol
+
+    hash_mib = engine_protocol.check_hash(args.hash)
+    tablebase = None if args.no_tablebase else tb.Tablebase(_directory(args))
+    if isinstance(sys.stdin, io.TextIOWrapper):   # bytes that are not UTF-8: an unknown
+        sys.stdin.reconfigure(errors="replace")   # command, not a crash
+    engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib)
+
+
+def _fastchess_lines(payload: dict[str, Any]) -> list[str]:
+    """The match's report in fastchess's layout (its "Results of ..." block), for the games
+    of complete pairs."""
+    games, pairs = payload["games"], payload["pairs"]
+    if not pairs:
+        return []
+    kinds = payload["pair_kinds"]
+    engines = payload["engines"]
+    points = payload["wins"] + payload["draws"] / 2
+    losing_pairs = kinds["LD"] + kinds["LL"]
+    pairs_ratio = ((kinds["WW"] + kinds["WD"]) / losing_pairs if losing_pairs else math.inf)
+    wl_dd = payload["wl_dd_ratio"]
+    elo = ("inf" if payload["elo"] is None else
+           f"{payload['elo']:.2f} +/- {payload['elo_error_95']:.2f}")
+    nelo = ("n/a" if payload["nelo"] is None else
+            f"{payload['nelo']:.2f} +/- {payload['nelo_error_95']:.2f}")
+    lines = ["-" * 50,
+             f"Results of A vs B ({engines['A']['setting']} - {engines['B']['setting']}):",
+             f"Elo: {elo}, nElo: {nelo}",
+             f"LOS: {payload['los'] * 100:.2f} %, DrawRatio: {payload['draw_ratio'] * 100:.2f} "
+             f"%, PairsRatio: {pairs_ratio:.2f}",
+             f"Games: {games}, Wins: {payload['wins']}, Losses: {payload['losses']}, Draws: "
+             f"{payload['draws']}, Points: {points:.1f} ({points / games * 100:.2f} %)",
+             "Ptnml(0-2): [" + ", ".join(str(n) for n in payload["pentanomial"]) + "], "
+             f"WL/DD Ratio: {'inf' if wl_dd is None else format(wl_dd, '.2f')}"]
+    sprt = payload.get("sprt")
+    if sprt is not None:
+        lines.append(f"LLR: {sprt['llr']:.2f} ({sprt['fraction'] * 100:.1f}%) "
+                     f"({sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}) "
+                     f"[{sprt['elo0']:.2f}, {sprt['elo1']:.2f}]")
+        if sprt["result"] != "continue":
+            lines.append(f"SPRT ({sprt['model']}): {sprt['result']}")
+    lines.append("-" * 50)
     return lines
 
 
@@ -369,6 +423,16 @@ _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
 
+def _sprt_setting(text: str) -> Any:
+    """An argparse type: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`."""
+    from .match_stats import Sprt
+
+    return Sprt.parse(text)
+
+
+_sprt = parsed("a test such as elo0=0,elo1=10", _sprt_setting)
+
+
 def _search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-tablebase", action="store_true", help="do not use tables")
     parser.add_argument("--hash", type=_mib, default=64,
@@ -393,8 +457,17 @@ of A, the score with its 95% interval and the Elo difference with its error (fro
 of the game pairs), and writes the summary as JSON and one line per game to the records file. A
 draw is adjudicated on the third repetition of a position and at the ply limit. Running the
 same match with the same records file again resumes it. An engine setting is keys such as
-'time=1' (seconds per move), 'depth=6', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off',
-separated by commas."""
+'time=1' (seconds per move), 'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB),
+'tables=on|off', separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
+engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashes, answers
+late or plays an illegal move. --sprt stops the match once a sequential test decides."""
+
+ENGINE_DESCRIPTION = """The engine protocol of the SPEC (UCI-style, one command per line on
+stdin, answers on stdout): uci, isready, setoption name Hash value MIB, ucinewgame, position
+startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go [xtime MS]
+[otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
+program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
+A command it cannot read gets 'info string error REASON' and the engine reads on."""
 
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
@@ -490,11 +563,25 @@ def build_parser() -> argparse.ArgumentParser:
                    ".summary.json)")
     p.add_argument("--stop-after", type=_minutes, default=None, metavar="MINUTES",
                    help="start no game after this many minutes (run again to resume)")
+    p.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1[,alpha=A,"
+                   "beta=B]", help="a sequential probability ratio test of normalized Elo "
+                   "(pentanomial, as fastchess and OpenBench): the match stops once it "
+                   "accepts H0 or H1 (alpha and beta default to 0.05); --pairs is then the "
+                   "most it plays")
     _common(p, directory=True)
     p.add_argument("--jobs", type=_threads, default=0,
                    help="games played at once, one worker process each (default: one per "
                    "core)")
     p.set_defaults(handler=command_match)
+
+    p = commands.add_parser("engine", help="speak the engine protocol on stdin/stdout",
+                            description=ENGINE_DESCRIPTION)
+    p.add_argument("--hash", type=_mib, default=64,
+                   help="transposition table size in MiB (default 64; the Hash option)")
+    p.add_argument("--no-tablebase", action="store_true", help="do not use tables")
+    p.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, else the "
+                   "user's cache folder); the engine probes the tables built there")
+    p.set_defaults(handler=command_engine)
 
     p = commands.add_parser("tablebase", help="build, inspect and check tablebases")
     tablebase_commands = p.add_subparsers(dest="tablebase_command", metavar="ACTION",
