@@ -143,8 +143,7 @@ def test_undo_gives_the_clocks_back():
 @pytest.mark.parametrize("argv, fragment", [
     (["play", "--clock", "10x"], "bad clock '10x'"),
     (["play", "--clock", "1m", "--time", "2"], "not allowed with argument"),
-    (["match", "--engine-a", "weights=1", "--engine-b", "depth=1"],
-     "compiled into the search kernel"),
+    (["match", "--engine-a", "weights=1,depth=1", "--engine-b", "depth=1"], "no weights file 1"),
     (["match", "--engine-a", "clock=5q", "--engine-b", "depth=1"], "bad clock '5q'"),
     (["match", "--engine-a", "depth=1"], "--engine-b"),
     (["match", "--engine-a", "depth=1", "--engine-b", "depth=1", "--opening-plies", "4",

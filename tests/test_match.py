@@ -79,7 +79,8 @@ def test_engine_settings_are_read(text, expected):
     ("tables=maybe,time=1", MatchError, "on or off"),
     ("time=1,time=2", MatchError, "given twice"),
     ("hash=0,time=1", MatchError, "hash="),
-    ("weights=1,2,3", MatchError, "compiled into the search kernel"),
+    ("weights=/no/such/weights.json,time=1", MatchError, "/no/such/weights.json"),
+    ("cmd=quixo engine,weights=w.json", MatchError, "quixo engine --weights FILE"),
     ("clock=10x", ClockError, "'10x'"),
 ])
 def test_bad_engine_settings_name_the_problem(text, error, fragment):

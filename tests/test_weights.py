@@ -2,15 +2,20 @@
 weights, weights files round-trip and bad ones are refused by name, and a solver searches with
 the weights it is given."""
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, Solver
+from quixo_solver.engine_protocol import EngineSession
+from quixo_solver.match import EngineSetting, MatchSettings, build_solver
 from quixo_solver.search import _search
-from quixo_solver.search.weights import (DEFAULTS, KERNEL_WEIGHTS, LIMITS, Weights, WeightSet,
-                                         WeightsError, features, twin_evaluate, weight_set)
+from quixo_solver.search.weights import (DEFAULTS, KERNEL_WEIGHTS, LIMITS, RULEBOOK, Weights,
+                                         WeightSet, WeightsError, features, twin_evaluate,
+                                         weight_set)
 from quixo_solver.search._search_state import WEIGHT_COUNT
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams.solve import TeamSolver
@@ -105,6 +110,37 @@ def test_solvers_search_with_their_weights():
     assert result.score == 100
     assert Solver(tt_mib=1).solve(Board(), depth=1).score != 100
     assert TeamSolver(tt_mib=1, weights=greedy).solve(TeamBoard(), depth=1).score == 100
+
+
+
+def test_the_default_weights_are_tuned_for_two_players_and_the_rulebooks_for_four():
+    assert Solver(tt_mib=1).weights is DEFAULTS
+    assert TeamSolver(tt_mib=1).weights == RULEBOOK
+    assert RULEBOOK.for_size(5) == Weights() != DEFAULTS.for_size(5)
+
+
+def test_a_weights_file_reaches_the_solver_from_match_engine_and_cli(tmp_path):
+    greedy = Weights((0, 0, 0, 0), (0, 0, 0, 0), 0, 0, 100, 0)
+    path = tmp_path / "greedy.json"
+    WeightSet({size: greedy for size in (3, 4, 5)}).save(path)
+    setting = EngineSetting.parse(f"depth=1,weights={path}")
+    assert setting.weights == str(path) and f"weights={path}" in str(setting)
+    solver = build_solver(setting, MatchSettings(setting, EngineSetting.parse("depth=1")), None)
+    assert solver.searcher(5).get_weights() == greedy.kernel()
+    session = EngineSession(lambda line: None, None, 16, WeightSet.load(path))
+    assert session._ready_solver(Board()).searcher(5).get_weights() == greedy.kernel()
+    # the command line searches the same tree as a solver given these weights, not the default
+    empty = "...../...../...../...../..... X"
+    out = subprocess.run([sys.executable, "-m", "quixo_solver", "solve", empty, "--depth", "2",
+                          "--no-tablebase", "--weights", str(path), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    greedy_result = Solver(tt_mib=1, weights=greedy).solve(Board(empty), depth=2)
+    default_result = Solver(tt_mib=1).solve(Board(empty), depth=2)
+    assert (greedy_result.best_move, greedy_result.nodes) != (default_result.best_move,
+                                                              default_result.nodes)
+    answer = json.loads(out)
+    assert (answer["best_move"], answer["nodes"]) == (str(greedy_result.best_move),
+                                                      greedy_result.nodes)
 
 
 # -- tuning (Texel) ---------------------------------------------------------------------------

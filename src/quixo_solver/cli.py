@@ -23,6 +23,7 @@ from ._perft import perft, perft_divide
 from .baseboard import BaseBoard
 from .errors import QuixoError
 from .search import DEPTH_LIMIT
+from .search.weights import weight_set
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def _solver(board: BaseBoard, args: argparse.Namespace) -> BaseSolver[Any]:
         directory = _directory(args)
         _ensure_small_board_tables(board.size, directory, args)
         tablebase = tb.Tablebase(directory)
-    return variant.new_solver(args.hash, tablebase)
+    return variant.new_solver(args.hash, tablebase, args.weights)
 
 
 class _Limits(TypedDict):
@@ -222,7 +223,7 @@ def command_engine(args: argparse.Namespace) -> None:
     tablebase = None if args.no_tablebase else tb.Tablebase(_directory(args))
     if isinstance(sys.stdin, io.TextIOWrapper):   # bytes that are not UTF-8: an unknown
         sys.stdin.reconfigure(errors="replace")   # command, not a crash
-    engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib)
+    engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib, weight_set(args.weights))
 
 
 def _fastchess_lines(payload: dict[str, Any]) -> list[str]:
@@ -437,7 +438,14 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-tablebase", action="store_true", help="do not use tables")
     parser.add_argument("--hash", type=_mib, default=64,
                         help="transposition table size in MiB (default 64)")
+    _weights_option(parser)
     _common(parser, directory=True, jobs=True)
+
+
+def _weights_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--weights", metavar="FILE",
+                        help="the evaluation's weights file (default: the shipped weights; "
+                        "tools/tune_weights.py writes one)")
 
 
 def _common(parser: argparse.ArgumentParser, *, directory: bool = False,
@@ -579,6 +587,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hash", type=_mib, default=64,
                    help="transposition table size in MiB (default 64; the Hash option)")
     p.add_argument("--no-tablebase", action="store_true", help="do not use tables")
+    _weights_option(p)
     p.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, else the "
                    "user's cache folder); the engine probes the tables built there")
     p.set_defaults(handler=command_engine)

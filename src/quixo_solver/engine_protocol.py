@@ -57,6 +57,7 @@ from .baseboard import BaseBoard
 from .errors import QuixoError
 from .limits import available_memory, check_table_mib
 from .search import DEPTH_LIMIT, BaseSolver, SearchResult
+from .search.weights import WeightSet
 from .tablebase import Tablebase
 from .variants import VARIANTS, Variant, find_variant, parse_board, variant_of
 
@@ -285,9 +286,10 @@ class EngineSession:
     the variants with tables, or None; `hash_mib`: the transposition table's size."""
 
     def __init__(self, send: Callable[[str], None], tablebase: Tablebase | None = None,
-                 hash_mib: int = DEFAULT_HASH_MIB) -> None:
+                 hash_mib: int = DEFAULT_HASH_MIB, weights: WeightSet | None = None) -> None:
         self._send_line = send
         self.tablebase = tablebase
+        self.weights = weights          # None: each variant's default weights
         self.hash_mib = hash_mib
         self.max_hash_mib = max(MIN_HASH_MIB, min(LARGEST_HASH_MIB,
                                                   available_memory() // 2**20))
@@ -429,7 +431,8 @@ class EngineSession:
         solver = self._solvers.get(variant.name)
         if solver is None:
             solver = variant.new_solver(self.hash_mib,
-                                        self.tablebase if variant.uses_tablebases else None)
+                                        self.tablebase if variant.uses_tablebases else None,
+                                        self.weights)
             self._solvers[variant.name] = solver
         if (variant.name, board.size) not in self._prepared:
             solver.allow()                     # no search runs: undo the last stop
@@ -489,14 +492,14 @@ class EngineSession:
 
 
 def run(input_stream: TextIO, output_stream: TextIO, tablebase: Tablebase | None = None,
-        hash_mib: int = DEFAULT_HASH_MIB) -> None:
+        hash_mib: int = DEFAULT_HASH_MIB, weights: WeightSet | None = None) -> None:
     """`quixo engine`: read commands from `input_stream` until `quit` or its end, answer on
     `output_stream` (a line at a time, flushed)."""
     def send(line: str) -> None:
         output_stream.write(line + "\n")
         output_stream.flush()
 
-    session = EngineSession(send, tablebase, hash_mib)
+    session = EngineSession(send, tablebase, hash_mib, weights)
     try:
         while True:
             line = input_stream.readline()

@@ -5,8 +5,8 @@ result is a score with its interval and an Elo difference with its error (`match
 An engine setting is text such as ``time=1`` or ``depth=6,hash=16,tables=off`` or
 ``clock=10s+0.1s``: keys `time` (seconds per move), `depth` (plies), `nodes` (per move),
 `clock` (a time control: the engine manages its clock and may lose on time), `hash` (MiB of
-transposition table), `tables` (on/off: probe the tablebases). The heuristic's weights are
-compiled into the search kernel (search/_heuristic.pxd), so a setting cannot change them.
+transposition table), `tables` (on/off: probe the tablebases), `weights` (a weights file for
+the evaluation, search/weights.py; read and checked when the setting is parsed).
 
 ``cmd=PROGRAM ARGS`` plays a separate program that speaks the engine protocol (SPEC "Engine
 protocol"; `quixo engine` is one, `benchmarks/legacy_engine.py` another) instead of this
@@ -67,6 +67,7 @@ from .errors import ClockError, MatchError, QuixoError
 from .limits import check_seconds, check_table_mib
 from .match_stats import Sprt
 from .search import DEPTH_LIMIT
+from .search.weights import weight_set
 from .tablebase import Tablebase
 from .variants import Variant, VariantError, find_variant
 
@@ -79,7 +80,7 @@ MAX_PLIES = 100000
 MAX_PAIRS = 1000000
 OPENING_ATTEMPTS = 1000      # random openings drawn before giving up on a pair
 RECORDS_VERSION = 1
-KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "cmd")
+KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "weights", "cmd")
 MAX_NODES = 2**63 - 1
 TIME_MARGIN = 1.0             # seconds a program may answer after its time per move
 UNTIMED_MOVE_SECONDS = 300.0  # a program's move with a depth or node limit alone
@@ -101,6 +102,7 @@ class EngineSetting:
     tables: bool = True
     nodes: int | None = None
     cmd: str | None = None
+    weights: str | None = None     # a weights file (None: the variant's default weights)
 
     def __post_init__(self) -> None:
         limited = not (self.time is None and self.depth is None and self.clock is None
@@ -119,6 +121,9 @@ class EngineSetting:
             if not self.tables:
                 raise MatchError("tables= is for this package's engine: give the program "
                                  "its own option (quixo engine --no-tablebase)")
+            if self.weights is not None:
+                raise MatchError("weights= is for this package's engine: give the program "
+                                 "its own option (quixo engine --weights FILE)")
             if not float(self.hash).is_integer():
                 raise MatchError(f"hash= of a cmd= program is whole MiB (its Hash option), "
                                  f"not {self.hash:g}")
@@ -139,17 +144,15 @@ class EngineSetting:
                 continue
             key, equals, value = item.partition("=")
             key = key.strip().lower()
-            if key == "weights":
-                raise MatchError("weights= cannot be set: the heuristic's weights are "
-                                 "compiled into the search kernel (search/_heuristic.pxd)")
             if key not in KEYS or not equals:
                 raise MatchError(f"unknown engine setting {clip(item)}: use "
                                  + ", ".join(f"{k}=..." for k in KEYS))
             if key in values:
                 raise MatchError(f"{key}= is given twice in {clip(text)}")
-            if key == "tables" and command is not None:
-                raise MatchError("tables= is for this package's engine: give the program its "
-                                 "own option (quixo engine --no-tablebase)")
+            if key in ("tables", "weights") and command is not None:
+                option = "--no-tablebase" if key == "tables" else "--weights FILE"
+                raise MatchError(f"{key}= is for this package's engine: give the program its "
+                                 f"own option (quixo engine {option})")
             values[key] = _value(key, value)
         return cls(**values)
 
@@ -178,6 +181,8 @@ class EngineSetting:
         parts.append(f"hash={self.hash:g}")
         if self.cmd is None:
             parts.append(f"tables={'on' if self.tables else 'off'}")
+        if self.weights is not None:
+            parts.append(f"weights={self.weights}")
         return ",".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -185,10 +190,11 @@ class EngineSetting:
                 "nodes": self.nodes,
                 "clock": None if self.clock is None else {
                     "seconds": self.clock.seconds, "increment": self.clock.increment},
-                "hash_mib": self.hash, "tables": self.uses_tables, "cmd": self.cmd}
+                "hash_mib": self.hash, "tables": self.uses_tables, "cmd": self.cmd,
+                "weights": self.weights}
 
 
-_NEXT_KEY = re.compile(r"[,\s]+(?=(?:%s)=)" % "|".join(KEYS + ("weights",)), re.IGNORECASE)
+_NEXT_KEY = re.compile(r"[,\s]+(?=(?:%s)=)" % "|".join(KEYS), re.IGNORECASE)
 _COMMAND_KEY = re.compile(r"(?:^|(?<=[,\s]))cmd=", re.IGNORECASE)
 
 
@@ -235,6 +241,9 @@ def _value(key: str, text: str) -> Any:
             return int(text)
         if key == "clock":
             return TimeControl.parse(text)
+        if key == "weights":
+            weight_set(text)          # read and checked now, not in a worker mid-match
+            return text
         if key == "hash":
             return check_table_mib(_number(text, "hash="), "hash=")
         if text.lower() not in ("on", "off"):
@@ -371,7 +380,8 @@ def build_solver(setting: EngineSetting, settings: MatchSettings,
         return ExternalEngine(setting, f"engine {label} ({describe_command(setting.cmd)})")
     variant = settings.variant
     use_tables = variant.uses_tablebases and setting.tables
-    solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None)
+    solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None,
+                                setting.weights)
     solver.prepare(settings.size)
     return solver
 
