@@ -164,8 +164,10 @@ class Explorer:
         self.quixo = QuixoService(settings, self.tablebase, self.pool)
         self.qwixx = QwixxService(settings, self.pool)
         self.version, self.files, self.pages = load_static()
-        # the longest a job may run: a live search's solve and analyze at the longest time
-        self.deadline = 2 * settings.max_search_seconds + 1
+        # the longest a job may run (then it is stopped): a search at the longest time, and a
+        # live search's solve and analyze one after the other
+        self.deadline = settings.max_search_seconds + 1
+        self.live_deadline = 2 * settings.max_search_seconds + 1
 
     def close(self) -> None:
         self.pool.close()
@@ -273,7 +275,16 @@ class Explorer:
             watcher.cancel()
         return EventStream(pool=self.pool, slot=slot,
                            job=self.quixo.live_job(asked, clock, analyze),
-                           deadline=self.deadline, describe_error=describe_job_error)
+                           deadline=self.live_deadline, describe_error=describe_job_error)
+
+    async def status(self, request: Request) -> Response:
+        """The search pool's state: slots, busy, queued, jobs started and requests refused."""
+        query_values(query_pairs(request), ())
+        pool = self.pool
+        return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
+                              "queue": pool.queue_limit, "started": pool.started,
+                              "refused": pool.refused, "cached_answers": len(self.quixo.cache),
+                              "cache_hits": self.quixo.cache.hits})
 
     # -- the Qwixx API ---------------------------------------------------------------------
     async def qwixx_value(self, request: Request) -> Response:
@@ -322,6 +333,7 @@ def create_app(settings: Settings) -> ASGIApp:
         Route("/api/v1/quixo/position", endpoint(explorer.quixo_position)),
         Route("/api/v1/quixo/live", endpoint(explorer.quixo_live)),
         Route("/api/v1/quixo/clock", endpoint(explorer.quixo_clock)),
+        Route("/api/v1/status", endpoint(explorer.status)),
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
     ]

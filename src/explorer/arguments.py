@@ -69,7 +69,7 @@ def command_line(words: Sequence[str], values: Mapping[str, str],
                 options.append(parameter.option)
         else:
             options.append(f"{parameter.option}={value}")
-    return [*words, *options, "--", *positionals]
+    return [*words, *options, *(["--", *positionals] if positionals else [])]
 
 
 def parse_command(parser: argparse.ArgumentParser, words: Sequence[str],

@@ -69,6 +69,9 @@ class AnswerCache:
         self._answers: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
         self.hits = 0
 
+    def __len__(self) -> int:
+        return len(self._answers)
+
     def get(self, key: tuple[str, bytes]) -> bytes | None:
         body = self._answers.get(key)
         if body is not None:
@@ -120,9 +123,10 @@ class QuixoService:
 
     def search_request(self, pairs: list[tuple[str, str]]) -> Request:
         """The board and limits of a solve or analyze request (position, time, depth), as the
-        command line reads them, then capped: a time longer than the server allows is
-        refused, no limit gets the server's default time, and a depth alone is searched for at
-        most the longest time."""
+        command line reads them: a time longer than the server allows is refused, and no
+        limit at all is the server's default time. (A depth alone is searched as the command
+        line searches it, within the server's longest time: the pool stops a job at its
+        deadline.)"""
         args = self.parse(["analyze"], pairs, SEARCH)
         board = parse_board(args.position)
         limit = self.settings.max_search_seconds
@@ -130,8 +134,8 @@ class QuixoService:
             raise BadRequest(f"argument --time: at most {limit:g} seconds on this server, "
                              f"not {args.time:g}")
         time = args.time
-        if time is None:
-            time = self.settings.search_seconds if args.depth is None else limit
+        if time is None and args.depth is None:
+            time = self.settings.search_seconds
         return Request(board, args.depth, time)
 
     def clock(self, pairs: list[tuple[str, str]]) -> tuple[float, float] | None:
