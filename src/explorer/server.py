@@ -13,6 +13,7 @@ import threading
 import webbrowser
 
 from quixo_solver import tablebase as tb
+from solverkit.commandline import error_line
 
 from .settings import Settings
 
@@ -33,10 +34,25 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def host_warning(host: str) -> str | None:
+    """What the server says when it listens beyond this machine."""
+    if is_loopback(host):
+        return None
+    return (f"quixo serve: warning: listening on {host}, not on loopback: the explorer has no "
+            "authentication, so anyone who can reach this address can use it and its cores")
+
+
 def build_small_tables(settings: Settings) -> None:
-    """Build the 3x3 and 4x4 tables that are missing, saying so on stderr."""
+    """Build the 3x3 and 4x4 tables that are missing or damaged, saying so on stderr; a
+    folder that cannot take them is reported, and the server goes on (those boards are then
+    searched)."""
     for size in SMALL_BOARDS:
-        report = tb.build(settings.directory, size)
+        try:
+            report = tb.build(settings.directory, size)
+        except (tb.TablebaseError, OSError) as error:
+            print(f"quixo serve: warning: the {size}x{size} tables cannot be built: "
+                  f"{error_line(error)}", file=sys.stderr)
+            continue
         if report.solved:
             print(f"quixo serve: built the {size}x{size} tables in {settings.directory} "
                   f"({report.seconds:.1f} s)", file=sys.stderr)
@@ -49,10 +65,9 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
 
     from .app import create_app
 
-    if not is_loopback(host):
-        print(f"quixo serve: warning: listening on {host}, not on loopback: the explorer has "
-              "no authentication, so anyone who can reach this address can use it and its "
-              "cores", file=sys.stderr)
+    warning = host_warning(host)
+    if warning:
+        print(warning, file=sys.stderr)
     if settings.build_small_tables:
         build_small_tables(settings)
     app = create_app(settings)
