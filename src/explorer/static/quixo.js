@@ -130,6 +130,7 @@ function clickSquare(info, square) {
 }
 
 function chooseDot(info, rows) {
+  rows = [...rows].sort((a, b) => Number(parseMove(a.move).toMate) - Number(parseMove(b.move).toMate));
   const mate = {X1: "X2", X2: "X1", O1: "O2", O2: "O1"}[info.turn];
   const box = $("dot-choice");
   box.replaceChildren(
@@ -418,8 +419,9 @@ class EngineGame {
 }
 
 function formatClock(seconds) {
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}:${(seconds - 60 * minutes).toFixed(1).padStart(4, "0")}`;
+  const tenths = Math.floor(seconds * 10);      // a clock shows the time it has left: down
+  const minutes = Math.floor(tenths / 600);
+  return `${minutes}:${((tenths - 600 * minutes) / 10).toFixed(1).padStart(4, "0")}`;
 }
 
 function stopEngine() {
@@ -488,6 +490,12 @@ function wire() {
   $("engine-stop").addEventListener("click", () => { stopEngine(); render(); });
   $("engine-values").addEventListener("change", () => { render(); analyse(current()); });
   window.addEventListener("popstate", () => load());
+  // leaving the page ends its searches on the server at once (a page kept in the browser's
+  // back-forward cache would otherwise keep its connections open)
+  window.addEventListener("pagehide", () => {
+    if (state.search) state.search.abort();
+    if (state.engine) state.engine.stop();
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowLeft") $("undo").click();
