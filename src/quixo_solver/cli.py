@@ -10,13 +10,13 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, TypedDict
+from typing import TYPE_CHECKING, Any, Sequence
 
 from solverkit.commandline import (CommandFailed, OneLineParser, number, parsed, run_command,
                                    whole_number)
 from solverkit.version import __version__
 
-from . import limits, play
+from . import answers, limits, play
 from . import tablebase as tb
 from .clock import TimeControl
 from ._perft import perft, perft_divide
@@ -27,11 +27,10 @@ from .search.weights import weight_set
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
-    from .search import BaseSolver, SearchResult
+    from .search import BaseSolver
 
 SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when first asked for
-DEFAULT_SOLVE_SECONDS = 10.0
-PROOF_SHARE = 0.5       # of solve's time, for the proof search when alpha-beta proves nothing
+DEFAULT_SOLVE_SECONDS = answers.DEFAULT_SOLVE_SECONDS
 
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], lines: list[str]) -> None:
@@ -93,62 +92,18 @@ def _solver(board: BaseBoard, args: argparse.Namespace) -> BaseSolver[Any]:
     return variant.new_solver(args.hash, tablebase, args.weights)
 
 
-class _Limits(TypedDict):
-    depth: int | None
-    time: float | None
-
-
-def _limits(args: argparse.Namespace, default_seconds: float) -> _Limits:
-    seconds = args.time
-    if seconds is None and args.depth is None:
-        seconds = default_seconds
-    return {"depth": args.depth, "time": seconds}
-
-
-def _describe(result: SearchResult) -> str:
-    if result.plies is not None:
-        return f"{result.value} in {result.plies} plies"
-    if result.plies_at_most is not None:
-        return f"{result.value} in at most {result.plies_at_most} plies"
-    return result.value
-
-
 def command_solve(args: argparse.Namespace) -> None:
     board = _board_or_start(args)
-    solver = _solver(board, args)
-    limits = _limits(args, DEFAULT_SOLVE_SECONDS)
-    if args.prove:
-        if args.depth is not None:
-            raise QuixoError("--prove searches by time (--time), not by depth")
-        result = solver.prove(board, time=limits["time"])
-    else:
-        result = solver.solve(board, **limits,
-                              proof_share=PROOF_SHARE if solver.proves else 0.0)
-    payload = {"position": str(board), **result.to_json()}
-    lines = [f"{board}: {_describe(result)} ({result.source})"]
-    if result.best_move:
-        lines.append(f"best move: {result.best_move}")
-    if result.principal_variation:
-        lines.append("line: " + " ".join(str(m) for m in result.principal_variation))
-    if result.source == "search":
-        lines.append(f"depth {result.depth}, {result.nodes} nodes, {result.seconds:.2f} s")
-    if result.proof_search:
-        lines.append(f"proof search: {result.proof_search}")
-    _emit(args, payload, lines)
+    answer = answers.solve_answer(board, _solver(board, args), depth=args.depth,
+                                  time=args.time, prove=args.prove)
+    _emit(args, answer, answers.solve_lines(answer))
 
 
 def command_analyze(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
-    solver = _solver(board, args)
-    count = max(1, board.legal_moves.count())
-    limits = _limits(args, DEFAULT_SOLVE_SECONDS)
-    if limits["time"] is not None:
-        limits["time"] = limits["time"] / count
-    rows = [{"move": str(move), "value": result.value, "plies": result.plies}
-            for move, result in solver.analyze(board, **limits)]
-    lines = [f"{row['move']}: {row['value']}"
-             + ("" if row["plies"] is None else f" in {row['plies']}") for row in rows]
-    _emit(args, {"position": str(board), "moves": rows}, lines or ["no legal moves"])
+    answer = answers.analyze_answer(board, _solver(board, args), depth=args.depth,
+                                    time=args.time)
+    _emit(args, answer, answers.analyze_lines(answer))
 
 
 def command_play(args: argparse.Namespace) -> None:
@@ -383,12 +338,29 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
 
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
-    variant = variant_of(board)
     with tb.Tablebase(_directory(args)) as tablebase:
-        solver = variant.new_solver(tablebase=tablebase if variant.uses_tablebases else None)
-        result = solver.tablebase_result(board)
-    payload = {"position": str(board), **result.to_json()}
-    _emit(args, payload, [f"{_describe(result)}, best move {result.best_move}"])
+        answer = answers.probe_answer(board, tablebase)
+    _emit(args, answer, answers.probe_lines(answer))
+
+
+def command_serve(args: argparse.Namespace) -> None:
+    try:
+        import starlette  # noqa: F401  (the web extra, checked before anything starts)
+        import uvicorn  # noqa: F401
+        from explorer.server import serve
+        from explorer.settings import Settings
+    except ImportError as error:
+        raise QuixoError(f"quixo serve needs the web extra ({error.name} is missing): "
+                         'pip install "quixo-solver[web]"') from None
+    options: dict[str, Any] = {"hash_mib": args.hash}
+    for option, name in (("search_time", "search_seconds"),
+                         ("max_search_time", "max_search_seconds"),
+                         ("searches", "searches"), ("queue", "queue")):
+        if getattr(args, option) is not None:
+            options[name] = getattr(args, option)
+    qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
+    settings = Settings(_directory(args), qwixx, **options)
+    serve(settings, args.host, args.port, open_browser=args.open)
 
 
 def _size(text: str) -> int:
@@ -411,6 +383,8 @@ _blanks = whole_number("a number of blank cubes", 0, 25)
 _seconds = number("a number of seconds", lambda value: limits.check_seconds("the time", value))
 _mib = number("a number of MiB", lambda value: limits.check_table_mib(value, "the table size"))
 _workers = whole_number("a number of workers", 1, 100000)
+_port = whole_number("a port", 1, 65535)
+_queue = whole_number("a queue length", 0, 100000)
 _gib = number("a number of GiB", lambda value: limits.check_positive("the memory", value, 1e6))
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
@@ -641,6 +615,34 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("position", metavar="POSITION")
     _common(q, directory=True)
     q.set_defaults(handler=command_tablebase_probe)
+
+    p = commands.add_parser("serve", help="the explorer: every move's value in the browser",
+                            description="Serve the explorer (pages for Quixo and Qwixx and "
+                            "the JSON API /api/v1/...) until Ctrl-C. Needs the web extra: "
+                            'pip install "quixo-solver[web]". The 3x3 and 4x4 tables are built '
+                            "into --dir first when missing.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; the server has no "
+                   "authentication)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    p.add_argument("--open", action="store_true", help="open the explorer in a browser")
+    p.add_argument("--search-time", type=_seconds, default=None, metavar="SECONDS",
+                   help="a search's time when a request gives no time or depth (default "
+                   f"{DEFAULT_SOLVE_SECONDS:g})")
+    p.add_argument("--max-search-time", type=_seconds, default=None, metavar="SECONDS",
+                   help="the longest search a request may ask for (default 60)")
+    p.add_argument("--searches", type=_workers, default=None,
+                   help="searches at once (default: one per core)")
+    p.add_argument("--queue", type=_queue, default=None,
+                   help="requests that may wait for a search (default 8); more get 503")
+    p.add_argument("--hash", type=_mib, default=64,
+                   help="each search's transposition table in MiB (default 64)")
+    p.add_argument("--qwixx-dir", default=None,
+                   help="the Qwixx tables' folder (default: $QWIXX_TABLE_DIR, else the cache "
+                   "folder)")
+    p.add_argument("--dir", help="tablebase folder (default: $QUIXO_TABLEBASE_DIR, else the "
+                   "user's cache folder)")
+    p.set_defaults(handler=command_serve, json=False)
     return parser
 
 

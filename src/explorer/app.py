@@ -1,0 +1,344 @@
+"""The explorer's ASGI application (Starlette): the pages, the static files and the JSON API
+of SPEC "Web", with its errors.
+
+Every answer of the API is the JSON object of the same command line command (built by the
+same function: quixo_solver.answers, qwixx_stats.answers). Errors are JSON `{"error": ...}`
+with the command line's one-line message: 400 for bad input, 404 for an unknown path or a
+position whose table is not built, 414 for a query longer than 8 KB, 503 with Retry-After when
+every search slot is busy and the queue is full, 503 without it when the server's own tables
+are damaged or missing. Never 500: a bug is logged with its traceback and answered 503.
+
+Static files are read once at start-up and served from memory under
+`/static/<hash of their content>/NAME`, with a year's `Cache-Control: immutable` (a new version
+of a file is a new URL); the pages themselves are `no-cache` with an ETag. No other path
+reaches a file, whatever its dots and encodings.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import mimetypes
+import traceback
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from quixo_solver.tablebase import MissingTableError, Tablebase, TablebaseError
+from solverkit.commandline import error_line
+
+from .arguments import BadRequest, query_values
+from .events import EventStream, wait_for_disconnect
+from .pool import ClientGone, PoolFull, SearchPool
+from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
+from .qwixx_api import QwixxService
+from .settings import MAX_QUERY_BYTES, Settings
+
+log = logging.getLogger("explorer")
+Handler = Callable[[Request], Awaitable[Response | EventStream]]
+PAGES = ("index.html", "quixo.html", "qwixx.html")
+STATIC_CACHE = "public, max-age=31536000, immutable"
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    media_type: str
+    etag: str
+
+
+def load_static() -> tuple[str, dict[str, StaticFile], dict[str, StaticFile]]:
+    """(version, static files, pages) from the package's `static` folder: the version is a hash
+    of every file's name and content; the pages get the static URLs of that version."""
+    folder = resources.files("explorer") / "static"
+    contents = {entry.name: entry.read_bytes() for entry in sorted(
+        folder.iterdir(), key=lambda entry: entry.name) if entry.is_file()}
+    digest = hashlib.sha256()
+    for name, body in contents.items():
+        digest.update(name.encode() + b"\0" + body + b"\0")
+    version = digest.hexdigest()[:16]
+    files, pages = {}, {}
+    for name, body in contents.items():
+        media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
+            media += "; charset=utf-8"
+        if name in PAGES:
+            body = body.replace(b"{{static}}", f"/static/{version}".encode())
+            pages[name] = StaticFile(body, media, f'"{hashlib.sha256(body).hexdigest()[:16]}"')
+        else:
+            files[name] = StaticFile(body, media, f'"{version}"')
+    return version, files, pages
+
+
+def json_response(body: bytes | dict[str, Any], status: int = 200,
+                  headers: dict[str, str] | None = None) -> Response:
+    if isinstance(body, dict):
+        body = json.dumps(body).encode()
+    return Response(body, status, headers, media_type="application/json")
+
+
+def error_response(error: BaseException) -> Response:
+    """The JSON error of a request that failed (see the module)."""
+    if isinstance(error, PoolFull):
+        return json_response({"error": str(error)}, 503,
+                             {"Retry-After": str(error.retry_after)})
+    if isinstance(error, BadRequest):
+        return json_response({"error": error_line(error)}, error.status)
+    if isinstance(error, MissingTableError):
+        return json_response({"error": error_line(error)}, 404)
+    if is_server_fault(error):
+        return json_response({"error": error_line(error)}, 503)
+    if isinstance(error, ValueError):
+        return json_response({"error": error_line(error)}, 400)
+    if isinstance(error, MemoryError):
+        return json_response({"error": "not enough memory for this request"}, 503)
+    log.error("internal error:\n%s", "".join(traceback.format_exception(error)))
+    return json_response({"error": error_line(f"internal error: {type(error).__name__}: "
+                                              f"{error}")}, 503)
+
+
+def is_server_fault(error: BaseException) -> bool:
+    """A problem of the server's own files (a damaged or unreadable table), not the request."""
+    from qwixx_stats.errors import TableError
+
+    return isinstance(error, (TablebaseError, TableError, OSError))
+
+
+def describe_job_error(error: BaseException) -> str:
+    """The one-line message of a job that failed in a live search."""
+    if not isinstance(error, (ValueError, MissingTableError, OSError)):
+        log.error("internal error:\n%s", "".join(traceback.format_exception(error)))
+        return error_line(f"internal error: {type(error).__name__}: {error}")
+    return error_line(error)
+
+
+def api(handler: Handler) -> Handler:
+    """A JSON API handler whose every failure becomes the JSON error of `error_response`."""
+    async def answer(request: Request) -> Response | EventStream:
+        try:
+            return await handler(request)
+        except ClientGone:
+            return Response(status_code=204)      # nobody reads it: the client has gone
+        except Exception as error:
+            return error_response(error)
+    return answer
+
+
+def query_pairs(request: Request) -> list[tuple[str, str]]:
+    return list(request.query_params.multi_items())
+
+
+class QueryLimit:
+    """ASGI middleware: a query string over MAX_QUERY_BYTES gets 414 before anything reads
+    it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
+            response = json_response({"error": f"the query is longer than "
+                                               f"{MAX_QUERY_BYTES} bytes"}, 414)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class Explorer:
+    """The server's state: one Tablebase, one search pool, the Quixo and Qwixx services, the
+    static files."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.tablebase = Tablebase(settings.directory)
+        self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
+                               settings.hash_mib, retry_after=settings.search_seconds)
+        self.quixo = QuixoService(settings, self.tablebase, self.pool)
+        self.qwixx = QwixxService(settings, self.pool)
+        self.version, self.files, self.pages = load_static()
+        # the longest a job may run (then it is stopped): a search at the longest time, and a
+        # live search's solve and analyze one after the other
+        self.deadline = settings.max_search_seconds + 1
+        self.live_deadline = 2 * settings.max_search_seconds + 1
+
+    def close(self) -> None:
+        self.pool.close()
+        self.tablebase.close()
+
+    # -- pages and files -------------------------------------------------------------------
+    def page(self, request: Request, name: str, status: int = 200) -> Response:
+        page = self.pages[name]
+        if status == 200 and request.headers.get("if-none-match") == page.etag:
+            return Response(status_code=304, headers={"ETag": page.etag})
+        return Response(page.body, status, {"Cache-Control": "no-cache", "ETag": page.etag},
+                        media_type=page.media_type)
+
+    async def index(self, request: Request) -> Response:
+        return self.page(request, "index.html")
+
+    async def quixo_page(self, request: Request) -> Response:
+        """The Quixo page; a path that is not a position gets the page with status 404 (the
+        page shows why)."""
+        position = request.path_params.get("position")
+        if position is not None:
+            try:
+                read_position(position)
+            except ValueError:
+                return self.page(request, "quixo.html", 404)
+        return self.page(request, "quixo.html")
+
+    async def qwixx_page(self, request: Request) -> Response:
+        return self.page(request, "qwixx.html")
+
+    async def static(self, request: Request) -> Response:
+        found = self.files.get(request.path_params["name"])
+        if request.path_params["version"] != self.version or found is None:
+            return json_response({"error": "no such file"}, 404)
+        if request.headers.get("if-none-match") == found.etag:
+            return Response(status_code=304, headers={"ETag": found.etag,
+                                                      "Cache-Control": STATIC_CACHE})
+        return Response(found.body, 200, {"Cache-Control": STATIC_CACHE, "ETag": found.etag},
+                        media_type=found.media_type)
+
+    # -- the Quixo API ---------------------------------------------------------------------
+    async def quixo_answer(self, request: Request, kind: str) -> Response:
+        key = (kind, request.scope["query_string"])
+        cached = self.quixo.cache.get(key)
+        if cached is not None:
+            return json_response(cached)
+        asked = self.quixo.search_request(query_pairs(request))
+        exact = self.quixo.exact_answer(kind, asked)
+        if exact is not None:
+            body = json.dumps(exact).encode()
+            self.quixo.cache.put(key, body)
+            return json_response(body)
+        answer = await self.pool.run(self.quixo.searched_answer(kind, asked),
+                                     lambda: wait_for_disconnect(request.receive),
+                                     self.deadline)
+        return json_response(answer)
+
+    async def quixo_analyze(self, request: Request) -> Response:
+        return await self.quixo_answer(request, "analyze")
+
+    async def quixo_solve(self, request: Request) -> Response:
+        return await self.quixo_answer(request, "solve")
+
+    async def quixo_probe(self, request: Request) -> Response:
+        return json_response(self.quixo.probe(query_pairs(request)))
+
+    async def quixo_position(self, request: Request) -> Response:
+        return json_response(self.quixo.position(query_pairs(request)))
+
+    async def quixo_clock(self, request: Request) -> Response:
+        """A time control in the --clock syntax of `quixo play`, read as the command line
+        reads it: {"clock", "seconds", "increment"} (the page's game against the engine)."""
+        query_values(query_pairs(request), (CLOCK,))
+        clock = self.quixo.clock(query_pairs(request))
+        if clock is None:
+            raise BadRequest("the parameter 'clock' is required (a time control such as "
+                             "10m+5s)")
+        return json_response({"clock": request.query_params["clock"], "seconds": clock[0],
+                              "increment": clock[1]})
+
+    async def quixo_live(self, request: Request) -> EventStream:
+        """A search that reports each completed depth (Server-Sent Events): `iteration`
+        events, then `solve` (the solve answer), with analyze=1 `analyze`, then `end`. With
+        clock=TIME+INCREMENT (the --clock syntax: the mover's time left) the engine decides
+        how long to think, as in a game on a clock."""
+        pairs = query_pairs(request)
+        values = query_values(pairs, (*SEARCH, CLOCK, ANALYZE))
+        asked = self.quixo.search_request([(n, v) for n, v in pairs
+                                           if n in ("position", "time", "depth")])
+        clock = self.quixo.clock(pairs)
+        if clock is not None and "time" in values:
+            raise BadRequest("give either a time or a clock, not both")
+        if values.get("analyze", "0") not in ("0", "1"):
+            raise BadRequest(f"analyze must be 1 or 0, not {values['analyze'][:60]!r}")
+        analyze = values.get("analyze") == "1"
+        if clock is None:
+            solve = self.quixo.exact_answer("solve", asked)
+            moves = self.quixo.exact_answer("analyze", asked) if analyze else None
+            if solve is not None and (moves is not None or not analyze):
+                return EventStream([("solve", solve)] + ([("analyze", moves)] if moves else []))
+        watcher = asyncio.ensure_future(wait_for_disconnect(request.receive))
+        try:
+            slot = await self.pool.acquire(watcher)
+        finally:
+            watcher.cancel()
+        return EventStream(pool=self.pool, slot=slot,
+                           job=self.quixo.live_job(asked, clock, analyze),
+                           deadline=self.live_deadline, describe_error=describe_job_error)
+
+    async def status(self, request: Request) -> Response:
+        """The search pool's state: slots, busy, queued, jobs started and requests refused."""
+        query_values(query_pairs(request), ())
+        pool = self.pool
+        return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
+                              "queue": pool.queue_limit, "started": pool.started,
+                              "refused": pool.refused, "cached_answers": len(self.quixo.cache),
+                              "cache_hits": self.quixo.cache.hits})
+
+    # -- the Qwixx API ---------------------------------------------------------------------
+    async def qwixx_value(self, request: Request) -> Response:
+        return json_response(await self.qwixx.value(query_pairs(request), request))
+
+    async def qwixx_advise(self, request: Request) -> Response:
+        return json_response(await self.qwixx.advise(query_pairs(request), request))
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return json_response({"error": f"no such page or API: {request.url.path[:200]}"}, 404)
+
+
+async def method_not_allowed(request: Request, exc: Exception) -> Response:
+    return json_response({"error": f"{request.method[:20]} is not allowed here: the API "
+                                   "answers GET"}, 405)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return error_response(exc)
+
+
+def create_app(settings: Settings) -> ASGIApp:
+    """The explorer's application for `settings` (see the module)."""
+    explorer = Explorer(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            explorer.close()
+
+    def endpoint(handler: Handler) -> Handler:
+        return api(handler)
+
+    routes = [
+        Route("/", explorer.index),
+        Route("/quixo", explorer.quixo_page),
+        Route("/quixo/{position:path}", explorer.quixo_page),
+        Route("/qwixx", explorer.qwixx_page),
+        Route("/static/{version}/{name}", explorer.static),
+        Route("/api/v1/quixo/analyze", endpoint(explorer.quixo_analyze)),
+        Route("/api/v1/quixo/solve", endpoint(explorer.quixo_solve)),
+        Route("/api/v1/quixo/probe", endpoint(explorer.quixo_probe)),
+        Route("/api/v1/quixo/position", endpoint(explorer.quixo_position)),
+        Route("/api/v1/quixo/live", endpoint(explorer.quixo_live)),
+        Route("/api/v1/quixo/clock", endpoint(explorer.quixo_clock)),
+        Route("/api/v1/status", endpoint(explorer.status)),
+        Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
+        Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={404: not_found, 405: method_not_allowed,
+                                        Exception: server_error})
+    app.state.explorer = explorer
+    return QueryLimit(app)

@@ -1,0 +1,207 @@
+"""The search pool: at most one search per core, a bounded queue, and searches that stop when
+their client goes away.
+
+A search (or any job long enough to need a core: a Qwixx rollout) runs in a worker thread,
+where the kernels release the GIL, while the event loop goes on serving everyone else. The pool
+holds `slots` slots (by default one per core), each with its own solvers (one per Quixo variant,
+each with its own transposition table, all sharing the server's one `Tablebase`). A request
+that finds every slot busy waits in a first-come first-served queue of at most `queue` places;
+when that is full too it is refused at once (`PoolFull`: the API answers 503 with a
+Retry-After header), so that no client ever hangs.
+
+A job is told to stop through its slot (`Slot.stop`: `solver.stop()` on each of its solvers,
+which ends a running search within about a thousand nodes); the slot is free again once the
+worker thread has returned, then `solver.allow()` readies it for the next job. `run` watches
+the client's connection while the job runs: a client that disconnects stops its job, which
+frees the slot within a second.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable, TypeVar
+
+from quixo_solver.search import BaseSolver
+from quixo_solver.tablebase import Tablebase
+from quixo_solver.variants import Variant
+
+T = TypeVar("T")
+
+
+class PoolFull(Exception):
+    """Every slot is busy and the queue is full: come back after `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"every search slot is busy and the queue is full: try again in "
+                         f"{retry_after} s")
+        self.retry_after = retry_after
+
+
+class ClientGone(Exception):
+    """The client disconnected while its job waited or ran (the job was stopped)."""
+
+
+class Slot:
+    """One core's worth of searching: its solvers, made on first use and kept (their
+    transposition tables stay allocated between jobs)."""
+
+    def __init__(self, number: int, tablebase: Tablebase | None, tt_mib: float) -> None:
+        self.number = number
+        self.tablebase = tablebase
+        self.tt_mib = tt_mib
+        self._solvers: dict[str, BaseSolver[Any]] = {}
+        self._stopped = False
+        self._lock = threading.Lock()     # stop() comes from the event loop, jobs in a thread
+
+    def solver(self, variant: Variant) -> BaseSolver[Any]:
+        """The slot's solver of a variant (with the server's tables where it uses tables)."""
+        with self._lock:
+            if variant.name not in self._solvers:
+                tables = self.tablebase if variant.uses_tablebases else None
+                solver = variant.new_solver(self.tt_mib, tables)
+                if self._stopped:           # the job was stopped before it got here
+                    solver.stop()
+                self._solvers[variant.name] = solver
+            return self._solvers[variant.name]
+
+    def stop(self) -> None:
+        """Stop the slot's running search (from any thread)."""
+        with self._lock:
+            self._stopped = True
+            solvers = list(self._solvers.values())
+        for solver in solvers:
+            solver.stop()
+
+    def allow(self) -> None:
+        """Ready the slot for its next job."""
+        with self._lock:
+            self._stopped = False
+            solvers = list(self._solvers.values())
+        for solver in solvers:
+            solver.allow()
+
+
+class SearchPool:
+    """`slots` slots and a queue of at most `queue` waiting requests (see the module)."""
+
+    def __init__(self, slots: int, queue: int, tablebase: Tablebase | None,
+                 tt_mib: float = 64, retry_after: float = 1.0) -> None:
+        if slots < 1 or queue < 0:
+            raise ValueError(f"a pool needs at least one slot and a queue of 0 or more, not "
+                             f"{slots} and {queue}")
+        self.size = slots
+        self.queue_limit = queue
+        self.retry_after = max(1, math.ceil(retry_after))
+        self._free = collections.deque(Slot(n, tablebase, tt_mib) for n in range(slots))
+        self._waiting: collections.deque[asyncio.Future[Slot]] = collections.deque()
+        self._executor = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="search")
+        self.started = 0        # jobs started, for the tests and the server's log
+        self.refused = 0        # requests answered 503
+
+    @property
+    def busy(self) -> int:
+        return self.size - len(self._free)
+
+    @property
+    def queued(self) -> int:
+        return len(self._waiting)
+
+    def close(self) -> None:
+        for slot in list(self._free):
+            slot.stop()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _take(self) -> Slot:
+        """A free slot, after waiting in the queue if need be; PoolFull when the queue is
+        full. A waiter that is cancelled (its client went away) leaves the queue."""
+        if self._free and not self._waiting:
+            return self._free.popleft()
+        if len(self._waiting) >= self.queue_limit:
+            self.refused += 1
+            raise PoolFull(self.retry_after)
+        waiter: asyncio.Future[Slot] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter in self._waiting:
+                self._waiting.remove(waiter)
+            elif waiter.done() and not waiter.cancelled():
+                self.release(waiter.result())      # handed over just as we were cancelled
+            raise
+
+    def release(self, slot: Slot) -> None:
+        """Give the slot to the next waiter, or back to the free list."""
+        slot.allow()
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(slot)
+                return
+        self._free.append(slot)
+
+    def start(self, slot: Slot, job: Callable[[Slot], T],
+              deadline: float | None = None) -> asyncio.Future[T]:
+        """Run `job(slot)` in a worker thread; the slot is released once the thread has
+        returned, whatever becomes of the request that asked for it. After `deadline`
+        seconds the job is told to stop (the hard cap on any search)."""
+        self.started += 1
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, job, slot)
+        timer = None if deadline is None else loop.call_later(
+            deadline, lambda: None if future.done() else slot.stop())
+
+        def finished(_: object) -> None:
+            if timer is not None:
+                timer.cancel()
+            self.release(slot)
+        future.add_done_callback(finished)
+        return future
+
+    async def run(self, job: Callable[[Slot], T],
+                  disconnected: Callable[[], Awaitable[None]] | None = None,
+                  deadline: float | None = None) -> T:
+        """Run `job(slot)` on a slot of its own and return its result. `disconnected()`
+        returns when the client goes away: the job is then told to stop (its slot is free as
+        soon as the thread returns) and ClientGone is raised."""
+        watcher = None if disconnected is None else asyncio.ensure_future(disconnected())
+        try:
+            slot = await self.acquire(watcher)
+            future = self.start(slot, job, deadline)
+            try:
+                if watcher is not None:
+                    both: set[asyncio.Future[Any]] = {future, watcher}
+                    await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
+                    if not future.done():
+                        slot.stop()
+                        raise ClientGone()
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                if not future.done():  # the server shuts down, or the response was abandoned
+                    slot.stop()
+                raise
+        finally:
+            if watcher is not None and not watcher.done():
+                watcher.cancel()
+
+    async def acquire(self, watcher: asyncio.Future[None] | None = None) -> Slot:
+        """A slot of one's own (after a wait in the queue if need be), to hand to `start`;
+        PoolFull when the queue is full; ClientGone if `watcher` (the client's disconnect)
+        finishes first, in which case the request has left the queue."""
+        if watcher is None:
+            return await self._take()
+        waiting = asyncio.ensure_future(self._take())
+        both: set[asyncio.Future[Any]] = {waiting, watcher}
+        await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
+        if waiting.done():
+            return waiting.result()
+        waiting.cancel()
+        try:
+            slot = await waiting
+        except asyncio.CancelledError:
+            raise ClientGone() from None
+        self.release(slot)                # the slot came just as the client left
+        raise ClientGone()

@@ -1,0 +1,241 @@
+"""The Quixo half of the API: the answers of `quixo analyze`, `quixo solve` and `quixo
+tablebase probe` (SPEC "Web"), and what the page needs besides (a position's moves and
+symmetries, a search that reports each depth as it completes).
+
+Answers that the tables (or a finished game) give alone are computed at once in the event
+loop, without a search slot, by a solver that cannot search: its variant's solver whose search
+kernel, the one thing a search needs, is refused (`SearchNeeded`). Such an answer does not
+depend on the time or depth asked for, and never changes: it is kept (`AnswerCache`). Every
+other answer is searched on a slot of the pool (pool.py) with the request's limits, capped by
+the server's.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections import OrderedDict
+from typing import Any, Callable
+
+from quixo_solver import answers
+from quixo_solver.baseboard import BaseBoard
+from quixo_solver.cli import build_parser
+from quixo_solver.search import BaseSolver, SearchResult
+from quixo_solver.search.base import SearchKernel
+from quixo_solver.tablebase import Tablebase
+from quixo_solver.variants import VARIANTS, Variant, parse_board, variant_of
+
+from .arguments import BadRequest, Parameter, parse_command
+from .pool import SearchPool, Slot
+from .settings import Settings
+
+# the cube letter of a cube whose dot points at each player (SPEC notation)
+PLAYER_SYMBOLS = {"X": "X", "O": "O", "X1": "X", "O1": "O", "X2": "x", "O2": "o"}
+
+POSITION = Parameter("position", None)
+TIME = Parameter("time", "--time")
+DEPTH = Parameter("depth", "--depth")
+SEARCH = (POSITION, TIME, DEPTH)
+CLOCK = Parameter("clock", "--clock")
+ANALYZE = Parameter("analyze", "--analyze", flag=True)
+
+Emit = Callable[[str, dict[str, Any]], None]
+
+
+class SearchNeeded(Exception):
+    """An answer that the tables alone do not give."""
+
+
+def tables_only_solver(variant: Variant, tablebase: Tablebase | None) -> BaseSolver[Any]:
+    """A solver of `variant` that answers what its tables (or complete solution) and the
+    rules answer, exactly as the variant's solver does, and raises SearchNeeded where that
+    solver would start a search (it asks for its search kernel, which this one refuses)."""
+    parent: Any = variant.solver_type
+
+    class TablesOnly(parent):  # type: ignore[misc]
+        def _new_searcher(self, size: int) -> SearchKernel:
+            raise SearchNeeded(f"a {size}x{size} search")
+
+    solver: BaseSolver[Any] = dataclasses.replace(variant, solver_type=TablesOnly).new_solver(
+        1, tablebase if variant.uses_tablebases else None)
+    return solver
+
+
+class AnswerCache:
+    """The encoded exact answers of the latest `entries` requests (least recently used
+    first out)."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self._answers: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+        self.hits = 0
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def get(self, key: tuple[str, bytes]) -> bytes | None:
+        body = self._answers.get(key)
+        if body is not None:
+            self._answers.move_to_end(key)
+            self.hits += 1
+        return body
+
+    def put(self, key: tuple[str, bytes], body: bytes) -> None:
+        if self.entries <= 0:
+            return
+        self._answers[key] = body
+        self._answers.move_to_end(key)
+        while len(self._answers) > self.entries:
+            self._answers.popitem(last=False)
+
+
+def read_position(text: str) -> BaseBoard:
+    """The board of a position parameter or page path (`_` stands for the space)."""
+    return parse_board(text.replace("_", " "))
+
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """A checked request for a position's answer: the board and the search limits."""
+
+    board: BaseBoard
+    depth: int | None
+    time: float | None
+
+
+class QuixoService:
+    """The Quixo answers of one server: its tables, its pool, its exact solvers and cache."""
+
+    def __init__(self, settings: Settings, tablebase: Tablebase, pool: SearchPool) -> None:
+        self.settings = settings
+        self.tablebase = tablebase
+        self.pool = pool
+        self.parser = build_parser()
+        self.exact = {variant.name: tables_only_solver(variant, tablebase)
+                      for variant in VARIANTS}
+        self.cache = AnswerCache(settings.cache_entries)
+
+    # -- reading requests ------------------------------------------------------------------
+    def parse(self, words: list[str], pairs: list[tuple[str, str]],
+              parameters: tuple[Parameter, ...]) -> argparse.Namespace:
+        pairs = [(name, value.replace("_", " ") if name == "position" else value)
+                 for name, value in pairs]
+        return parse_command(self.parser, words, pairs, parameters)
+
+    def search_request(self, pairs: list[tuple[str, str]]) -> Request:
+        """The board and limits of a solve or analyze request (position, time, depth), as the
+        command line reads them: a time longer than the server allows is refused, and no
+        limit at all is the server's default time. (A depth alone is searched as the command
+        line searches it, within the server's longest time: the pool stops a job at its
+        deadline.)"""
+        args = self.parse(["analyze"], pairs, SEARCH)
+        board = parse_board(args.position)
+        limit = self.settings.max_search_seconds
+        if args.time is not None and args.time > limit:
+            raise BadRequest(f"argument --time: at most {limit:g} seconds on this server, "
+                             f"not {args.time:g}")
+        time = args.time
+        if time is None and args.depth is None:
+            time = self.settings.search_seconds
+        return Request(board, args.depth, time)
+
+    def clock(self, pairs: list[tuple[str, str]]) -> tuple[float, float] | None:
+        """The `clock` parameter (the --clock syntax of `quixo play`: the mover's time left
+        and the increment) as seconds, or None."""
+        values = [(name, value) for name, value in pairs if name == "clock"]
+        if not values:
+            return None
+        args = self.parse(["play"], values, (CLOCK,))
+        if args.clock is None:
+            return None
+        control = args.clock
+        return control.seconds, control.increment
+
+    # -- exact answers ---------------------------------------------------------------------
+    def exact_solver(self, board: BaseBoard) -> BaseSolver[Any]:
+        return self.exact[variant_of(board).name]
+
+    def exact_answer(self, kind: str, request: Request) -> dict[str, Any] | None:
+        """The answer of `kind` ('solve' or 'analyze') from the tables alone, or None."""
+        solver = self.exact_solver(request.board)
+        build = answers.solve_answer if kind == "solve" else answers.analyze_answer
+        try:
+            return build(request.board, solver, depth=request.depth, time=request.time)
+        except SearchNeeded:
+            return None
+
+    def searched_answer(self, kind: str, request: Request) -> Callable[[Slot], dict[str, Any]]:
+        """The job that searches for the answer of `kind` on a slot."""
+        variant = variant_of(request.board)
+        build = answers.solve_answer if kind == "solve" else answers.analyze_answer
+
+        def job(slot: Slot) -> dict[str, Any]:
+            return build(request.board, slot.solver(variant), depth=request.depth,
+                         time=request.time)
+        return job
+
+    def probe(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        """`quixo tablebase probe`: MissingTableError when the class is not built."""
+        args = self.parse(["tablebase", "probe"], pairs, (POSITION,))
+        return answers.probe_answer(parse_board(args.position), self.tablebase)
+
+    # -- the page's own requests -----------------------------------------------------------
+    def position(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        """What the page draws and plays: the cells, the player to move, the end of the game,
+        every legal move with the position it leads to, the 8 symmetric images, the position
+        with the colours swapped and with the turn passed on."""
+        args = self.parse(["tablebase", "probe"], pairs, (POSITION,))
+        board = parse_board(args.position)
+        variant = variant_of(board)
+        rows_text, turn = str(board).split()
+        moves = []
+        for move in board.legal_moves:
+            child = board.copy(stack=False)
+            child.push(move)
+            moves.append({"move": str(move), "position": str(child)})
+        return {"position": str(board), "size": board.size, "players": variant.players,
+                "player_names": list(variant.player_names), "turn": turn,
+                "team": board.team, "rows": rows_text.split("/"),
+                "game_over": board.is_game_over(), "winner": board.winner(),
+                "moves": moves,
+                "symmetries": [str(image) for image in board.symmetries()],
+                "swapped": str(seats_turned(board, variant, swap_cubes=True)),
+                "turn_passed": str(seats_turned(board, variant, swap_cubes=False))}
+
+    def live_job(self, request: Request, clock: tuple[float, float] | None,
+                 analyze: bool) -> Callable[[Slot, Emit], None]:
+        """The job of a live search: each completed depth ('iteration', the solve answer so
+        far), the solve answer ('solve'), then with `analyze` every move's ('analyze')."""
+        variant = variant_of(request.board)
+        board = request.board
+
+        def job(slot: Slot, emit: Emit) -> None:
+            solver = slot.solver(variant)
+
+            def progress(result: SearchResult) -> None:
+                emit("iteration", {"position": str(board), **result.to_json()})
+            if clock is None:
+                answer = answers.solve_answer(board, solver, depth=request.depth,
+                                              time=request.time, on_iteration=progress)
+            else:
+                answer = answers.solve_answer(board, solver, depth=request.depth,
+                                              clock=clock[0], increment=clock[1],
+                                              on_iteration=progress)
+            emit("solve", answer)
+            if analyze and not solver.stopped:
+                emit("analyze", answers.analyze_answer(board, solver, depth=request.depth,
+                                                       time=request.time))
+        return job
+
+
+def seats_turned(board: BaseBoard, variant: Variant, *, swap_cubes: bool) -> BaseBoard:
+    """The position with every seat moved on by one in the turn order (X and O swapped on
+    two players; X1 -> O1 -> X2 -> O2 -> X1 on four), which the rules see as the same game
+    (`swap_cubes`), or with only the turn passed on to the next player."""
+    names = variant.player_names
+    following = {name: names[(index + 1) % len(names)] for index, name in enumerate(names)}
+    rows_text, turn = str(board).split()
+    if swap_cubes:
+        swap: dict[str, str | int | None] = {
+            PLAYER_SYMBOLS[name]: PLAYER_SYMBOLS[following[name]] for name in names}
+        rows_text = rows_text.translate(str.maketrans(swap))
+    return parse_board(f"{rows_text} {following[turn]}")

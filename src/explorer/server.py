@@ -1,0 +1,80 @@
+"""`quixo serve`: the explorer on uvicorn.
+
+It binds to loopback unless told otherwise, and says so loudly when it is told otherwise: the
+server has no authentication, and anyone who reaches it can use its cores. Before it serves, it
+builds the whole 3x3 and 4x4 games' tables where they are missing (seconds, once), so that
+every answer on those boards is exact, as `quixo solve` does on first use.
+"""
+from __future__ import annotations
+
+import ipaddress
+import sys
+import threading
+import webbrowser
+
+from quixo_solver import tablebase as tb
+from solverkit.commandline import error_line
+
+from .settings import Settings
+
+SMALL_BOARDS = (3, 4)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def url_of(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"http://{shown}:{port}/"
+
+
+def host_warning(host: str) -> str | None:
+    """What the server says when it listens beyond this machine."""
+    if is_loopback(host):
+        return None
+    return (f"quixo serve: warning: listening on {host}, not on loopback: the explorer has no "
+            "authentication, so anyone who can reach this address can use it and its cores")
+
+
+def build_small_tables(settings: Settings) -> None:
+    """Build the 3x3 and 4x4 tables that are missing or damaged, saying so on stderr; a
+    folder that cannot take them is reported, and the server goes on (those boards are then
+    searched)."""
+    for size in SMALL_BOARDS:
+        try:
+            report = tb.build(settings.directory, size)
+        except (tb.TablebaseError, OSError) as error:
+            print(f"quixo serve: warning: the {size}x{size} tables cannot be built: "
+                  f"{error_line(error)}", file=sys.stderr)
+            continue
+        if report.solved:
+            print(f"quixo serve: built the {size}x{size} tables in {settings.directory} "
+                  f"({report.seconds:.1f} s)", file=sys.stderr)
+
+
+def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
+          open_browser: bool = False) -> None:
+    """Run the explorer until interrupted."""
+    import uvicorn
+
+    from .app import create_app
+
+    warning = host_warning(host)
+    if warning:
+        print(warning, file=sys.stderr)
+    if settings.build_small_tables:
+        build_small_tables(settings)
+    app = create_app(settings)
+    url = url_of("127.0.0.1" if host in ("0.0.0.0", "::") else host, port)
+    print(f"quixo serve: the explorer is at {url} (Ctrl-C stops it)", file=sys.stderr)
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
+                            access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run()
