@@ -1,9 +1,8 @@
-from ..tablebase.files import CheckedTable
+from ..tablebase._table import CompressedTable
 
 MATE_SCORE: int
 PROVEN_BOUND: int
 DEPTH_LIMIT: int
-FILE_ESCAPE_BYTE: int
 
 class Searcher:
     size: int
@@ -12,7 +11,7 @@ class Searcher:
     stopped: bool
     root_move: int
     def __init__(self, size: int, tt_mib: float) -> None: ...
-    def add_table(self, mover_count: int, opponent_count: int, table: CheckedTable) -> None: ...
+    def add_table(self, mover_count: int, opponent_count: int, table: CompressedTable) -> None: ...
     def clear(self) -> None: ...
     def search(self, position: tuple[int, int], depth: int, seconds: float, node_limit: int,
                nodes_before: int = ...) -> int: ...
