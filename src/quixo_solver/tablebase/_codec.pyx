@@ -29,7 +29,7 @@ cdef enum:
 
 BLOCK_ENTRIES = 4096
 SEGMENT_ENTRIES = 512
-SAMPLE_ENTRIES = 1 << 22            # entries counted for each candidate model, at most
+SAMPLE_ENTRIES = 1 << 20            # entries counted for each candidate model, at most
 MODEL_HEADER = 4                    # symbols, escape, buckets, split (u8 each)
 PARAMETERS = {"PROBABILITY_BITS": PROBABILITY_BITS, "RANS_LOW": RANS_LOW,
               "MAX_SYMBOLS": MAX_SYMBOLS, "MAX_BUCKETS": MAX_BUCKETS,
@@ -386,72 +386,74 @@ def block_capacity(int block_entries, int segment_entries):
     return (block_entries * 28 + 7) // 8 + 8 * (block_entries // segment_entries) + 16
 
 
-def stored_code_counts(OrbitClass orbits, values, int threads=1):
-    """Entries per code over the entries the file holds (no holes, no terminal positions):
-    int64, CODES long."""
+def fill_blocks(OrbitClass orbits, values, blocks, int block_entries, int segment_entries,
+                int first_code, int threads=1):
+    """The codes of the given blocks as they are coded (_fill_segment), one row of
+    `block_entries` per block (a short last block is padded with its last code)."""
+    _check_shape(block_entries, segment_entries)
     cdef const uint16_t[::1] codes = values
     if codes.shape[0] != orbits.entries:
         raise ValueError(f"{codes.shape[0]} values for a class of {orbits.entries} entries")
-    threads = max(threads, 1)
-    cdef uint64_t total = codes.shape[0], chunk_entries = 1 << 20
-    cdef Py_ssize_t chunks = (total + chunk_entries - 1) // chunk_entries, chunk
-    counts_array = np.zeros((threads, CODES), dtype=np.int64)
-    cdef int64_t[:, ::1] counts = counts_array
-    cdef const Geometry* g = geometry_of(orbits.size)
-    cdef const OrbitIndex* x = &orbits.index
-    cdef const uint32_t* masks = &orbits.masks[0]
-    cdef uint64_t index, stop, block, arrangement
-    cdef int thread
-    for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-        thread = threadid()
-        index = chunk * chunk_entries
-        stop = index + chunk_entries if index + chunk_entries < total else total
-        while index < stop:
-            block = index // x.arrangements
-            arrangement = index - block * x.arrangements
-            if entry_kind(g, x, masks, block, arrangement) == STORED and codes[index] < CODES:
-                counts[thread, codes[index]] += 1
-            index = index + 1
-    return counts_array.sum(axis=0)
-
-
-def count_contexts(CodecModel shape, OrbitClass orbits, values, blocks, int block_entries,
-                   int segment_entries, int threads=1):
-    """Counts (contexts x symbols) of the model's shape over the given blocks of the class."""
-    _check_shape(block_entries, segment_entries)
-    cdef const uint16_t[::1] codes = values
     cdef const int64_t[::1] chosen = np.ascontiguousarray(blocks, dtype=np.int64)
-    cdef int symbols = shape.model.symbols, contexts = shape.contexts
-    counts_array = np.zeros((max(threads, 1), contexts * symbols), dtype=np.int64)
-    cdef int64_t[:, ::1] counts = counts_array
-    cdef const Model* m = &shape.model
-    cdef const uint8_t[::1] code_symbol = shape.code_symbol
+    result = np.empty((chosen.shape[0], block_entries), dtype=np.uint16)
+    cdef uint16_t[:, ::1] out = result
     cdef const Geometry* g = geometry_of(orbits.size)
     cdef const OrbitIndex* x = &orbits.index
     cdef const uint32_t* masks = &orbits.masks[0]
     cdef uint64_t total = codes.shape[0], first
     cdef Py_ssize_t i
-    cdef int s, n, count, segments, thread
-    cdef uint16_t first_code = shape.alphabet[0]
-    cdef uint16_t* buffer
-    if codes.shape[0] != orbits.entries:
-        raise ValueError(f"{codes.shape[0]} values for a class of {orbits.entries} entries")
+    cdef int s, n, count, segments, j
     for i in prange(chosen.shape[0], nogil=True, schedule="dynamic",
-                    num_threads=max(threads, 1)):
-        thread = threadid()
-        buffer = <uint16_t*>malloc(MAX_SEGMENT * sizeof(uint16_t))
+                    num_threads=_threads_for(chosen.shape[0], threads)):
         first = chosen[i] * block_entries
-        if buffer != NULL and first < total:
-            count = block_entries if first + block_entries <= total else total - first
-            segments = (count + segment_entries - 1) // segment_entries
-            for s in range(segments):
-                n = segment_entries if (s + 1) * segment_entries <= count else \
-                    count - s * segment_entries
-                _fill_segment(g, x, masks, &codes[0], first + s * segment_entries, n,
-                              first_code, buffer)
-                _count_segment(m, &code_symbol[0], buffer, first + s * segment_entries, n,
-                               &counts[thread, 0])
-        free(buffer)
+        count = block_entries if first + block_entries <= total else total - first
+        segments = (count + segment_entries - 1) // segment_entries
+        for s in range(segments):
+            n = segment_entries if (s + 1) * segment_entries <= count else \
+                count - s * segment_entries
+            _fill_segment(g, x, masks, &codes[0], first + s * segment_entries, n,
+                          <uint16_t>first_code, &out[i, s * segment_entries])
+        for j in range(count, block_entries):
+            out[i, j] = out[i, count - 1]
+    return result
+
+
+cdef inline int _threads_for(Py_ssize_t items, int threads) noexcept nogil:
+    """Threads worth starting for `items` blocks: one for a small class (a parallel region
+    costs more than it saves there)."""
+    if items < 64 or threads < 1:
+        return 1
+    return threads
+
+
+def count_filled(CodecModel shape, filled, blocks, uint64_t entries, int block_entries,
+                 int segment_entries, int threads=1):
+    """Counts (contexts x symbols) of the model's shape over blocks already filled
+    (fill_blocks: one row per block of `blocks`) of a class of `entries` entries."""
+    _check_shape(block_entries, segment_entries)
+    cdef const uint16_t[:, ::1] codes = filled
+    cdef const int64_t[::1] chosen = np.ascontiguousarray(blocks, dtype=np.int64)
+    if codes.shape[0] != chosen.shape[0] or codes.shape[1] != block_entries:
+        raise ValueError("filled codes that are not one row per block")
+    cdef int symbols = shape.model.symbols, contexts = shape.contexts
+    threads = _threads_for(chosen.shape[0], threads)
+    counts_array = np.zeros((threads, contexts * symbols), dtype=np.int64)
+    cdef int64_t[:, ::1] counts = counts_array
+    cdef const Model* m = &shape.model
+    cdef const uint8_t[::1] code_symbol = shape.code_symbol
+    cdef uint64_t first
+    cdef Py_ssize_t i
+    cdef int s, n, count, segments, thread
+    for i in prange(chosen.shape[0], nogil=True, schedule="dynamic", num_threads=threads):
+        thread = threadid()
+        first = chosen[i] * block_entries
+        count = block_entries if first + block_entries <= entries else entries - first
+        segments = (count + segment_entries - 1) // segment_entries
+        for s in range(segments):
+            n = segment_entries if (s + 1) * segment_entries <= count else \
+                count - s * segment_entries
+            _count_segment(m, &code_symbol[0], &codes[i, s * segment_entries],
+                           first + s * segment_entries, n, &counts[thread, 0])
     return counts_array.sum(axis=0).reshape(contexts, symbols)
 
 
@@ -497,7 +499,7 @@ def encode_blocks(CodecModel model, OrbitClass orbits, values, uint64_t first_bl
     cdef int count, s, n, segments
     cdef uint16_t* buffer
     for i in prange(<Py_ssize_t>blocks, nogil=True, schedule="dynamic",
-                    num_threads=max(threads, 1)):
+                    num_threads=_threads_for(blocks, threads)):
         buffer = <uint16_t*>malloc(block_entries * sizeof(uint16_t))
         lengths[i] = -1
         if buffer != NULL:

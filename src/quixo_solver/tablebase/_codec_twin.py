@@ -6,6 +6,7 @@ bytes and the same codes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -23,7 +24,9 @@ class DamagedSegment(ValueError):
 def rows(occupied: int, movers: int, split: int) -> tuple[list[int], list[int]]:
     """(run starts + the end, distance of each run to the row above or 0)."""
     masks = sorted(sum(1 << p for p in chosen) for chosen in combinations(range(occupied), movers))
-    starts, offsets, previous = [], [], {}
+    starts: list[int] = []
+    offsets: list[int] = []
+    previous: dict[int, int] = {}
     for rank, mask in enumerate(masks):
         high = mask >> split
         if rank == 0 or high != masks[rank - 1] >> split:
@@ -142,7 +145,8 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
     codes: list[int] = []
     buckets: list[int] = []
 
-    def take(frequency_of_slot):      # one rANS step; returns the symbol's slot information
+    def take(frequency_of_slot: Callable[[int], tuple[int, int, int]]) -> int:
+        # one rANS step: the symbol (or raw value) of the slot
         nonlocal x, at
         slot = x & (PROBABILITY_SCALE - 1)
         value, frequency, cumulative = frequency_of_slot(slot)

@@ -1,13 +1,14 @@
 """A compressed table file, mapped and checked (tablebase/files.py opens it): one value, a
 position's value, or every value of the class, each block checked before it is used."""
 from cython.parallel cimport prange
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from libc.stdlib cimport free, malloc
 
 import numpy as np
 
 from .._rules cimport Geometry, geometry_of, mask_t
-from ._codec cimport CodecModel, DAMAGED_DATA, STORED, entry_kind
+from ._codec cimport CodecModel, DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind
 from ._orbit_index cimport OrbitClass
 from ._reader cimport block_is_intact, decode_table_segment, read_code, read_position
 from .. import geometry as _geometry
@@ -16,6 +17,13 @@ from .errors import CorruptTableError
 
 
 CACHE_SLOTS = 16        # decoded segments a Python table keeps
+
+
+def _popcounts(masks):
+    counts = np.zeros(masks.shape, dtype=np.int64)
+    for bit in range(25):
+        counts += (masks >> bit) & 1
+    return counts
 
 
 cdef class CompressedTable:
@@ -93,6 +101,77 @@ cdef class CompressedTable:
             raise self.damage(self.orbits.index_of(mover, opponent)
                               // self.reader.block_entries)
         return code
+
+    def stored_codes(self, uint64_t start, uint64_t stop):
+        """What the file holds at entries start .. stop - 1, decoded a segment at a time
+        (meaningless where the file need not hold the value): the raw decoder, for tests and
+        measurements."""
+        if not start <= stop <= self.reader.entries:
+            raise IndexError(f"entries {start} .. {stop} are outside a table of "
+                             f"{self.reader.entries}")
+        result = np.empty(stop - start, dtype=np.uint16)
+        cdef uint16_t[::1] out = result
+        cdef uint16_t codes[MAX_SEGMENT]
+        cdef const TableReader* t = &self.reader
+        cdef uint64_t index = start, segment, first, end
+        cdef int count
+        with nogil:
+            while index < stop:
+                segment = index // t.segment_entries
+                first = segment * t.segment_entries
+                count = decode_table_segment(t, segment, codes)
+                if count == DAMAGED_DATA:
+                    break
+                end = first + <uint64_t>count if first + <uint64_t>count < stop else stop
+                while index < end:
+                    out[index - start] = codes[index - first]
+                    index += 1
+        if index < stop:
+            raise self.damage(index // self.reader.block_entries)
+        return result
+
+    def position_codes(self, movers, opponents, bint timed=False):
+        """The value codes of many positions of this class (uint32 masks, checked: in the
+        class, on the board), through this table's cache as one probe after another; with
+        `timed`, also the nanoseconds each probe took (a monotonic clock read around each)."""
+        cdef const uint32_t[::1] mover_view = np.ascontiguousarray(movers, dtype=np.uint32)
+        cdef const uint32_t[::1] opponent_view = np.ascontiguousarray(opponents,
+                                                                      dtype=np.uint32)
+        cdef Py_ssize_t n = mover_view.shape[0], i
+        if opponent_view.shape[0] != n:
+            raise ValueError("as many opponents as movers")
+        full = (1 << (self.orbits.size * self.orbits.size)) - 1
+        m, o = np.asarray(mover_view).astype(np.int64), np.asarray(opponent_view).astype(
+            np.int64)
+        if n and (np.any((m & o) != 0) or np.any(((m | o) & ~full) != 0) or np.any(
+                _popcounts(m) != self.orbits.mover_count) or np.any(
+                _popcounts(o) != self.orbits.opponent_count)):
+            raise PositionError(f"positions that are not in class ({self.orbits.mover_count}, "
+                                f"{self.orbits.opponent_count}) of the {self.orbits.size}x"
+                                f"{self.orbits.size} board")
+        codes_array = np.empty(n, dtype=np.int32)
+        times_array = np.zeros(n if timed else 0, dtype=np.int64)
+        cdef int32_t[::1] codes = codes_array
+        cdef int64_t[::1] times = times_array
+        cdef const Geometry* g = geometry_of(self.orbits.size)
+        cdef timespec before, after
+        with nogil:
+            for i in range(n):
+                if timed:
+                    clock_gettime(CLOCK_MONOTONIC, &before)
+                codes[i] = read_position(&self.reader, &self.cache, g, mover_view[i],
+                                         opponent_view[i])
+                if timed:
+                    clock_gettime(CLOCK_MONOTONIC, &after)
+                    times[i] = (after.tv_sec - before.tv_sec) * 1000000000 + (
+                        after.tv_nsec - before.tv_nsec)
+                if codes[i] == DAMAGED_DATA:
+                    break
+        if n and np.any(codes_array == DAMAGED_DATA):
+            bad = int(np.flatnonzero(codes_array == DAMAGED_DATA)[0])
+            raise self.damage(self.orbits.index_of(int(m[bad]), int(o[bad]))
+                              // self.reader.block_entries)
+        return (codes_array, times_array) if timed else codes_array
 
     def check_all(self, int threads=1):
         """Check every block's checksum; CorruptTableError naming the first damaged one."""

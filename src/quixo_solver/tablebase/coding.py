@@ -1,11 +1,12 @@
 """Coding a class's values for a compressed table file: the model, then the blocks.
 
 `choose_model` picks, for one class, the context shape (_codec.pxd) that codes it in the
-fewest bits, the model's own bytes included: the alphabet comes from the class's codes
-(holes left out); each candidate shape is counted on a sample of blocks spread over the class
-(all of it when it is small); the winner is counted on every block and its counts become the
-frequencies. `coded_blocks` then codes the blocks in batches, on the cores, so that no copy of
-a whole table is ever made.
+fewest bits, the model's own bytes included: the alphabet comes from the class's codes (the
+ones the file stores); each candidate shape is counted on a sample of blocks spread over the
+class (all of it when it is small), and the winner's counts become the frequencies.
+`coded_blocks` then codes the blocks in batches, on the cores, so that no copy of a whole
+table is ever made. (Measured on the 5x5 classes, see benchmarks/tablebase_codecs.py: two
+neighbours with 7 buckets, rows cut at 4 to 8, win on nearly every large class.)
 """
 from __future__ import annotations
 
@@ -21,24 +22,29 @@ from ._orbit_index import OrbitClass
 BLOCK_ENTRIES = _codec.BLOCK_ENTRIES
 SEGMENT_ENTRIES = _codec.SEGMENT_ENTRIES
 BATCH_BLOCKS = 1024            # blocks coded at once (a few MiB of buffers)
-BUCKETS = (0, 2, 4, 7)         # candidate buckets of the two neighbours' symbols
-LOWEST_SPLIT = 4               # candidate row cuts: LOWEST_SPLIT, +2, ... below HIGHEST_SPLIT
-HIGHEST_SPLIT = 12             # (rows of at most C(11, 5) = 462 entries fit a segment)
+BUCKETS = (4, 7)               # candidate buckets of the neighbours' symbols (and 0: none)
+SPLITS = (4, 6, 8)             # candidate row cuts (rows of at most C(8, 4) = 70 entries)
 
 
 @dataclass(frozen=True)
 class Shape:
+    """Buckets of the neighbours' symbols (0: one context) and where rows are cut (0: no
+    row above)."""
     buckets: int
     split: int
 
 
 def alphabet_of(code_counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint16], bool]:
-    """The codes by decreasing count (ties: the smaller code first), and whether an escape
-    symbol is needed for the codes beyond MAX_SYMBOLS - 1."""
-    codes = np.flatnonzero(code_counts)
+    """The codes the file stores, by decreasing count (ties: the smaller code first), and
+    whether an escape symbol is needed for the codes beyond MAX_SYMBOLS - 1. `code_counts`
+    are a class's positions per code (files.class_figures): win and loss in 0 plies are the
+    positions the rules decide, never stored."""
+    counts = np.array(code_counts, dtype=np.int64)
+    counts[1:3] = 0
+    codes = np.flatnonzero(counts)
     if codes.size == 0:
-        codes = np.zeros(1, dtype=np.int64)        # a class of holes only: code 0
-    order = np.lexsort((codes, -code_counts[codes]))
+        codes = np.zeros(1, dtype=np.int64)        # nothing stored: any one code
+    order = np.lexsort((codes, -counts[codes]))
     codes = codes[order]
     limit = _codec.PARAMETERS["MAX_SYMBOLS"]
     if codes.size > limit:
@@ -47,52 +53,47 @@ def alphabet_of(code_counts: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.uint
 
 
 def candidate_shapes(occupied: int) -> list[Shape]:
-    splits = [0] + [s for s in range(LOWEST_SPLIT, HIGHEST_SPLIT + 1, 2) if s < occupied]
-    return [Shape(buckets, split) for buckets in BUCKETS for split in splits
-            if buckets or not split]
+    """The shapes tried: no context, the left neighbour alone, and both neighbours with rows
+    cut at a few heights (at most 2**16 rows: their tables stay small)."""
+    splits = [s for s in SPLITS if max(1, occupied - 16) <= s < occupied]
+    return [Shape(0, 0)] + [Shape(buckets, split) for buckets in BUCKETS
+                            for split in [0] + splits]
 
 
-def sample_blocks(blocks: int, entries: int, limit: int = _codec.SAMPLE_ENTRIES) -> np.ndarray:
-    """Every block of a small class; else blocks spread evenly, `limit` entries in all."""
-    wanted = max(1, limit // BLOCK_ENTRIES)
+def sample_blocks(blocks: int, limit_entries: int = _codec.SAMPLE_ENTRIES) -> np.ndarray:
+    """Every block of a small class; else blocks spread evenly, `limit_entries` in all."""
+    wanted = max(1, limit_entries // BLOCK_ENTRIES)
     if blocks <= wanted:
         return np.arange(blocks)
     return np.unique(np.linspace(0, blocks - 1, wanted).astype(np.int64))
 
 
-def shape_bits(orbits: OrbitClass, values: npt.NDArray[np.uint16], alphabet: np.ndarray,
-               escape: bool, shape: Shape, blocks: np.ndarray, threads: int
-               ) -> tuple[float, _codec.CodecModel]:
-    """The bits of a shape on the blocks (an ideal coder; with the model's own bits), and
-    the shape's (frequency-less) model."""
-    occupied = orbits.mover_count + orbits.opponent_count
-    model = _codec.CodecModel(alphabet, escape, shape.buckets, shape.split, occupied,
-                              orbits.mover_count)
-    counts = _codec.count_contexts(model, orbits, values, blocks, BLOCK_ENTRIES,
-                                   SEGMENT_ENTRIES, threads)
-    return _codec.coded_bits(counts), model
-
-
 def choose_model(orbits: OrbitClass, values: npt.NDArray[np.uint16],
-                 threads: int = 1) -> _codec.CodecModel:
-    """The model of a class: the cheapest candidate shape, counted on the whole class."""
+                 code_counts: npt.NDArray[np.int64], threads: int = 1) -> _codec.CodecModel:
+    """The model of a class: the candidate shape that codes a sample of its blocks (all of
+    them in a small class) in the fewest bits, its own bytes included. Counted on the whole
+    class, the frequencies are exact; from a sample, every symbol gets one count more in
+    every context, so that no entry outside the sample meets a zero frequency."""
     blocks = -(-orbits.entries // BLOCK_ENTRIES)
-    alphabet, escape = alphabet_of(_codec.stored_code_counts(orbits, values, threads))
-    sample = sample_blocks(blocks, orbits.entries)
+    alphabet, escape = alphabet_of(code_counts)
+    sample = sample_blocks(blocks)
+    filled = _codec.fill_blocks(orbits, values, sample, BLOCK_ENTRIES, SEGMENT_ENTRIES,
+                                int(alphabet[0]), threads)
+    occupied = orbits.mover_count + orbits.opponent_count
     scale = blocks / sample.size
-    best: tuple[float, _codec.CodecModel] | None = None
-    for shape in candidate_shapes(orbits.mover_count + orbits.opponent_count):
-        bits, model = shape_bits(orbits, values, alphabet, escape, shape, sample, threads)
-        total = bits * scale + model.model_bits()
+    best: tuple[float, _codec.CodecModel, np.ndarray] | None = None
+    for shape in candidate_shapes(occupied):
+        model = _codec.CodecModel(alphabet, escape, shape.buckets, shape.split, occupied,
+                                  orbits.mover_count)
+        counts = _codec.count_filled(model, filled, sample, orbits.entries, BLOCK_ENTRIES,
+                                     SEGMENT_ENTRIES, threads)
+        total = _codec.coded_bits(counts) * scale + model.model_bits()
         if best is None or total < best[0]:
-            best = (total, model)
+            best = (total, model, counts)
     assert best is not None
-    chosen = best[1]
-    counts = (_codec.count_contexts(chosen, orbits, values, np.arange(blocks), BLOCK_ENTRIES,
-                                    SEGMENT_ENTRIES, threads)
-              if sample.size < blocks else
-              _codec.count_contexts(chosen, orbits, values, sample, BLOCK_ENTRIES,
-                                    SEGMENT_ENTRIES, threads))
+    _, chosen, counts = best
+    if sample.size < blocks:
+        counts = counts + 1
     return chosen.with_counts(counts)
 
 

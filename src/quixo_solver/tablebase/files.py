@@ -107,10 +107,13 @@ def table_name(size: int, mover_count: int, opponent_count: int) -> str:
 
 
 def class_figures(size: int, mover_count: int, opponent_count: int,
-                  values: npt.NDArray[np.uint16]) -> dict[str, int]:
+                  values: npt.NDArray[np.uint16],
+                  counts: npt.NDArray[np.int64] | None = None) -> dict[str, int]:
     """What a file's trailer says of its values: raw positions won, drawn and lost, and the
-    longest win and loss with their raw positions."""
-    counts = orbit_class(size, mover_count, opponent_count).code_counts(values)
+    longest win and loss with their raw positions (`counts`: the class's code_counts, if
+    they are known)."""
+    if counts is None:
+        counts = orbit_class(size, mover_count, opponent_count).code_counts(values)
     wins, losses = counts[1::2], counts[2::2]
     won, lost = np.flatnonzero(wins), np.flatnonzero(losses)
     longest_win = int(won.max()) if won.size else -1
@@ -132,8 +135,9 @@ def table_pieces(size: int, mover_count: int, opponent_count: int,
     if values.size != orbits.entries:
         raise ValueError(f"{values.size} values for class ({mover_count}, {opponent_count}), "
                          f"which has {orbits.entries} entries")
-    figures = class_figures(size, mover_count, opponent_count, values)
-    model = coding.choose_model(orbits, values, threads)
+    counts = orbits.code_counts(values)
+    figures = class_figures(size, mover_count, opponent_count, values, counts)
+    model = coding.choose_model(orbits, values, counts, threads)
     head = HEAD.pack(MAGIC, VERSION, size, mover_count, opponent_count)
     yield head
     lengths, checksums = [], []
