@@ -36,6 +36,15 @@ def positions(draw, sizes=(3, 4, 5)):
     return size, mover, opponent
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_tablebase_folder(tmp_path_factory):
+    """No test reads or writes the user's own tablebase folder (the default, in their cache):
+    the commands run by the tests, in process or as children, use a fresh one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QUIXO_TABLEBASE_DIR", str(tmp_path_factory.mktemp("default-tables")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def tables(tmp_path_factory):
     """One folder with the whole 3x3 and 4x4 games and the 5x5 classes with <= 1 blank."""

@@ -1,5 +1,6 @@
 """Tablebases: the published strong solutions of 3x3 and 4x4 exactly, the 5x5 classes with at
 most one blank, the verifier on every table built, files, resume and probing."""
+import json
 import os
 import shutil
 
@@ -8,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quixo_solver import Board
+from quixo_solver import Board, __version__
+from quixo_solver.cli import main
 from quixo_solver.tablebase import _index, _verify
 from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
 from quixo_solver.tablebase import (
@@ -47,6 +49,13 @@ def test_3x3_matches_the_published_solution(tables):
     with Tablebase(tables) as tablebase:
         assert tablebase.probe_wdl(Board(size=3)) == 1
         assert tablebase.probe_plies(Board(size=3)) == 7
+
+
+def test_stats_name_the_format_and_the_version_that_wrote_the_files(tables, capsys):
+    assert main(["tablebase", "stats", "--size", "3", "--dir", str(tables), "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["format"] == files.VERSION == 4 and payload["written_by"] == [__version__]
+    assert files.read_header(tables / files.table_name(3, 4, 4)).written_by == __version__
 
 
 def test_4x4_matches_the_published_solution(tables):
@@ -123,6 +132,8 @@ def test_the_verifier_finds_a_wrong_value(tables):
 
 def test_3x3_tables_match_the_pure_python_oracle(tables):
     oracle = solve_classes(3, fewest_cubes=8)
+    # every arrangement of 8 or 9 cubes: an empty oracle would make the loop check nothing
+    assert len(oracle) == 2 ** 9 + 9 * 2 ** 8
     with Tablebase(tables) as tablebase:
         for (mover, opponent), code in oracle.items():
             assert tablebase.code(Board.from_masks(3, mover, opponent)) == code
@@ -152,21 +163,28 @@ def test_missing_classes_raise_a_key_error(tables):
 
 
 def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
-    name = files.table_name(3, 4, 4)
+    name = files.table_name(4, 6, 5)
     source = tables / name
+    header = files.read_header(source)
     damaged = tmp_path / name
-    shutil.copy(source, damaged)
-    data = bytearray(damaged.read_bytes())
-    data[files.HEADER_SIZE + 3] ^= 0x01          # in the block checksums
+    good = source.read_bytes()
+    places = {"header": 9, "model": header.model_offset + 2,
+              "block index": header.index_offset + 9, "trailer": len(good) - 50}
+    for part, offset in places.items():
+        data = bytearray(good)
+        data[offset] ^= 0x01
+        damaged.write_bytes(bytes(data))
+        with pytest.raises(CorruptTableError, match=name):
+            files.open_table(damaged)
+    data = bytearray(good)
+    data[header.data_offset + 3] ^= 0x01                  # in the first block
     damaged.write_bytes(bytes(data))
+    table = files.open_table(damaged)                      # opening reads no block ...
+    with pytest.raises(CorruptTableError, match=f"{name} is damaged: block 0"):
+        table.check_all()                                  # ... checking them finds it
     with pytest.raises(CorruptTableError, match=name):
-        files.open_table(damaged)
-    data[files.HEADER_SIZE + 3] ^= 0x01
-    data[files.read_header(source).data_offset + 3] ^= 0x01     # in the values
-    damaged.write_bytes(bytes(data))
-    with pytest.raises(CorruptTableError, match=name):
-        files.open_table(damaged).check_all()
-    damaged.write_bytes(source.read_bytes()[:-1])
+        files.load_values(damaged)
+    damaged.write_bytes(good[:-1])
     with pytest.raises(CorruptTableError, match="truncated"):
         files.open_table(damaged)
     damaged.write_bytes(b"not a table at all" * 10)
@@ -174,33 +192,41 @@ def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
         files.open_table(damaged)
 
 
-def test_codes_too_large_for_a_byte_are_kept_exactly(tmp_path):
+def test_codes_of_any_size_are_kept_exactly(tmp_path):
+    """Rare codes (long wins and losses) go through the escape symbol; the search's kernel
+    reads what the Python probe reads, and positions the rules decide need no stored value."""
+    from quixo_solver import _twin
     from quixo_solver.search import _search
 
-    assert files.ESCAPE == _search.FILE_ESCAPE_BYTE
-    orbits = orbit_class(3, 5, 3)
+    orbits = orbit_class(4, 4, 3)
     rng = np.random.default_rng(5)
     values = rng.integers(0, 3000, orbits.entries).astype(np.uint16)
     values[rng.random(orbits.entries) < 0.7] = 7
-    path = files.write_table(tmp_path, 3, 5, 3, values)
-    header = files.read_header(path, (3, 5, 3))
-    assert header.escapes == np.count_nonzero(values >= files.ESCAPE) > 0
-    assert path.stat().st_size == header.data_offset + values.size + 10 * header.escapes
-    assert np.array_equal(files.load_values(path, (3, 5, 3)), values)
-    table = files.open_table(path, (3, 5, 3))
-    searcher = _search.Searcher(3, 1)
-    searcher.add_table(5, 3, files.open_table(path, (3, 5, 3)))
+    stored = []
     for index in range(orbits.entries):
         mover, opponent, hole = orbits.position_at(index)
-        assert table.code(index) == values[index]
+        status = _twin.position_status(4, mover, opponent)
+        no_move = not (0b1111100110011111 & ~opponent)   # every border cube the opponent's
+        if hole:
+            values[index] = 0
+        elif status or no_move:
+            values[index] = 1 if status > 0 else 2
+        else:
+            stored.append(index)
+    assert len(stored) > 1000 and np.count_nonzero(values[stored] > 200) > 100
+    assert len(stored) < orbits.entries - 1000                  # and many decided ones
+    path = files.write_table(tmp_path, 4, 4, 3, values)
+    assert np.array_equal(files.load_values(path, (4, 4, 3)), values)
+    table = files.open_table(path, (4, 4, 3))
+    searcher = _search.Searcher(4, 1)
+    searcher.add_table(4, 3, files.open_table(path, (4, 4, 3)))
+    for index in range(orbits.entries):
+        mover, opponent, hole = orbits.position_at(index)
         if not hole:
+            assert table.position_code(mover, opponent) == values[index]
             assert searcher.table_code(mover, opponent) == values[index]
-    # an escaped code that is damaged is caught before it is used
-    data = bytearray(path.read_bytes())
-    data[-1] ^= 0x40
-    path.write_bytes(bytes(data))
-    with pytest.raises(CorruptTableError, match="escaped"):
-        files.open_table(path, (3, 5, 3))
+    with pytest.raises(ValueError, match="not the table of class"):
+        searcher.add_table(3, 4, table)
 
 
 def test_an_interrupted_build_resumes_and_keeps_finished_work(tmp_path):
@@ -227,9 +253,9 @@ def test_results_do_not_depend_on_the_thread_count(tmp_path):
 
 
 def test_a_build_that_needs_too_much_refuses_cleanly(tmp_path, monkeypatch):
-    from quixo_solver.tablebase import InsufficientResourcesError, builder
+    from quixo_solver.tablebase import InsufficientResourcesError, build_setup
 
-    monkeypatch.setattr(builder, "available_memory", lambda: 1000)
+    monkeypatch.setattr(build_setup, "available_memory", lambda: 1000)
     with pytest.raises(InsufficientResourcesError, match="GiB of memory"):
         build(tmp_path, 4)
     assert not list(tmp_path.glob("*.qtb"))

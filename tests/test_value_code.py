@@ -29,10 +29,16 @@ def test_known_codes():
 def test_the_generators_working_word_has_one_layout():
     from quixo_solver.tablebase import _retro
 
-    names = ("SETTLED", "CODE_MASK", "HOLE", "WEIGHT_UNIT", "LONGEST_PLIES")
+    names = ("SETTLED", "CODE_MASK", "HOLE", "WEIGHT_UNIT", "LONGEST_PLIES", "COUNT_MASK",
+             "EXTERNAL_SHIFT", "EXTERNAL_NONE", "EXTERNAL_LONG", "EXTERNAL_DRAW")
     assert _retro.WORKING_WORD == {name: getattr(values, name) for name in names}
-    # a settled word and an undecided count never meet; the largest count stays below a hole
-    assert values.SETTLED > values.HOLE > 44 * values.WEIGHT_UNIT
+    # a settled word and an undecided one never meet; the largest count fits its field and
+    # stays below a hole's, and the external field sits above it, below SETTLED
+    assert values.SETTLED > values.HOLE
+    assert 44 * values.WEIGHT_UNIT < values.COUNT_MASK == values.HOLE & values.COUNT_MASK
+    assert values.COUNT_MASK < 1 << values.EXTERNAL_SHIFT
+    assert values.EXTERNAL_DRAW << values.EXTERNAL_SHIFT | values.COUNT_MASK == values.HOLE
+    assert values.EXTERNAL_NONE < values.EXTERNAL_LONG < values.EXTERNAL_DRAW
     assert values.SETTLED & values.CODE_MASK == 0
     assert values.encode(values.LOSS, values.LONGEST_PLIES) <= values.CODE_MASK
     assert values.encode(values.WIN, values.LONGEST_PLIES + 1) <= values.CODE_MASK

@@ -24,6 +24,7 @@ from .baseboard import BaseBoard
 from .errors import QuixoError
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set
+from .tablebase.files import VERSION as TABLE_FORMAT
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
@@ -235,6 +236,20 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
                           f"were already built, in {report.directory}"])
 
 
+def command_tablebase_compress(args: argparse.Namespace) -> None:
+    report = tb.compress_folder(_directory(args), jobs=args.jobs)
+    payload = {"directory": str(report.directory), "converted": len(report.converted),
+               "already_compressed": len(report.already), "entries": report.entries,
+               "bytes_before": report.bytes_before, "bytes_after": report.bytes_after,
+               "seconds": round(report.seconds, 3)}
+    ratio = (f" ({report.bytes_after / report.entries:.3f} bytes per entry)"
+             if report.entries else "")
+    _emit(args, payload, [f"converted {len(report.converted)} tables from "
+                          f"{report.bytes_before} to {report.bytes_after} bytes{ratio} in "
+                          f"{report.seconds:.1f} s; {len(report.already)} were compressed "
+                          f"already, in {report.directory}"])
+
+
 def _cluster_client(args: argparse.Namespace) -> Any:
     """The Dask client of --workers (a local cluster) or --scheduler, or None."""
     from .tablebase import cluster
@@ -304,17 +319,20 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
 
 
 def _unit_disk(unit: tb.Unit) -> int:
-    return tb.plan.disk_bytes([unit])
+    return unit.disk_bytes
 
 
 def command_tablebase_stats(args: argparse.Namespace) -> None:
     classes = tb.stats.class_counts(_directory(args), args.size)
+    written_by = tb.stats.writers(_directory(args), args.size)
     lines = [f"{'mover':>5} {'opp':>4} {'win':>12} {'draw':>12} {'loss':>12}"]
     lines += [f"{c['mover']:>5} {c['opponent']:>4} {c['win']:>12} {c['draw']:>12} {c['loss']:>12}"
               for c in classes]
     total = {key: sum(c[key] for c in classes) for key in ("win", "draw", "loss")}
     lines.append(f"{'all':>10} {total['win']:>12} {total['draw']:>12} {total['loss']:>12}")
-    _emit(args, {"size": args.size, "classes": classes}, lines)
+    lines.append(f"format {TABLE_FORMAT}, written by version {', '.join(written_by)}")
+    _emit(args, {"size": args.size, "classes": classes, "format": TABLE_FORMAT,
+                 "written_by": written_by}, lines)
 
 
 def command_tablebase_verify(args: argparse.Namespace) -> None:
@@ -601,6 +619,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(q)
     q.set_defaults(handler=command_tablebase_plan)
 
+    q = tablebase_commands.add_parser(
+        "compress", help="convert a folder of tables of the older format (one byte per "
+        "entry) to the compressed one",
+        description="Each file is converted on its own and replaced atomically; an "
+        "interrupted conversion resumes where it stopped when run again.")
+    _common(q, directory=True, jobs=True)
+    q.set_defaults(handler=command_tablebase_compress)
+
     q = tablebase_commands.add_parser("stats", help="win/draw/loss counts per built class")
     q.add_argument("--size", type=_size, default=5)
     _common(q, directory=True)
@@ -648,6 +674,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 INTERRUPTED: dict[str | None, str] = {
     "build": "interrupted; the finished classes are kept, run the same command again to resume",
+    "compress": "interrupted; the converted tables are kept, run the same command again to "
+                "resume",
     "match": "interrupted; the finished games are kept in the records file, run the same "
              "command again to resume"}
 

@@ -1,14 +1,13 @@
-from ..tablebase.files import CheckedTable
+from ..tablebase._table import CompressedTable
 from ._search_state import SearchState
 
 MATE_SCORE: int
 PROVEN_BOUND: int
 DEPTH_LIMIT: int
-FILE_ESCAPE_BYTE: int
 
 class Searcher(SearchState):
     def __init__(self, size: int, tt_mib: float) -> None: ...
-    def add_table(self, mover_count: int, opponent_count: int, table: CheckedTable) -> None: ...
+    def add_table(self, mover_count: int, opponent_count: int, table: CompressedTable) -> None: ...
     def search(self, position: tuple[int, int], depth: int, seconds: float, node_limit: int,
                nodes_before: int = ...) -> int: ...
     def table_move(self, position: tuple[int, int]) -> int: ...

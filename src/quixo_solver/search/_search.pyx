@@ -48,22 +48,21 @@ from libc.string cimport memset
 
 import numpy as np
 
-from ..tablebase._orbit_index import orbit_class
-from ..tablebase.files import CorruptTableError
-
-quixo_crc_fill()
+from ..tablebase.errors import CorruptTableError
 
 from .._rules cimport (
     MAX_MOVES, NO_MOVE, Geometry, has_line, is_legal, mask_t, near_line, pack, play, popcount,
 )
-from ..tablebase._blockcheck cimport (FILE_ESCAPE, CheckedBlocks, block_is_intact, escaped_code,
-                                     quixo_crc32, quixo_crc_fill)
+from ..tablebase._blockcheck cimport quixo_crc32
+from ..tablebase._codec cimport DAMAGED_DATA
+from ..tablebase._reader cimport SegmentCache, TableReader, read_position
+from ..tablebase._orbit_index cimport orbit_index
+from ..tablebase._table cimport CompressedTable
 from ._heuristic cimport evaluate
 from ._node cimport Node, node_finish, node_start, node_take
 from ._repetition cimport MAX_LINE, path_visit
 from ._search_state cimport SearchState
 from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
-from ..tablebase._orbit_index cimport OrbitClass, OrbitIndex, orbit_index
 from .._interrupt cimport stop_watching, watch_interrupts
 from ._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, count_node,
                      mate_distance_prunes, now)
@@ -75,7 +74,8 @@ from ._table cimport Entry, table_cutoff, table_probe, table_store
 
 cdef enum:
     NO_TABLE = -1      # _stored_code: the class has no table
-    DAMAGED = -2       # _stored_code: the value's block or escapes are damaged
+    DAMAGED = -2       # _stored_code: the value's block is damaged
+    CACHE_SLOTS = 64   # decoded segments of each table kept by a searcher
     NO_PROOF_BOUND = 0xFFFF
 
 
@@ -110,9 +110,9 @@ cdef inline uint32_t weak_sum(uint32_t largest, uint32_t live) noexcept nogil:
 cdef class Searcher(SearchState):
     """Search state for one board size: the transposition table, the tables to probe, the
     limits and the counters (SearchState), and the tables to probe."""
-    cdef const uint8_t* tablebase[26][26]
-    cdef CheckedBlocks tablebase_blocks[26][26]
-    cdef OrbitIndex tablebase_index[26][26]
+    cdef bint tablebase[26][26]                  # whether a class has a table
+    cdef TableReader tablebase_readers[26][26]
+    cdef SegmentCache tablebase_caches[26][26]   # this searcher's decoded segments
     cdef object _keep_alive
     cdef object _table_names
     cdef int damaged_mover, damaged_opponent     # -1, or the class of a damaged block
@@ -133,46 +133,30 @@ cdef class Searcher(SearchState):
         quixo_aligned_free(self.proofs.entries)
 
     def add_table(self, int mover_count, int opponent_count, table):
-        """Let the search probe a solved class: `table` is a tablebase.files.CheckedTable,
+        """Let the search probe a solved class: `table` is a tablebase.files.CompressedTable,
         whose blocks the search checks the first time it reads from them."""
         if not (0 <= mover_count and 0 <= opponent_count
                 and mover_count + opponent_count <= self.g.cell_count):
             raise ValueError(f"no class ({mover_count}, {opponent_count}) on a "
                              f"{self.size}x{self.size} board")
-        array = np.asarray(table.values)
-        if array.dtype != np.uint8 or not array.flags.c_contiguous:
-            raise ValueError("a table must be a contiguous uint8 array")
-        cdef OrbitClass orbits = orbit_class(self.size, mover_count, opponent_count)
-        if array.shape[0] != orbits.entries:
-            raise ValueError(f"the table of class ({mover_count}, {opponent_count}) has "
-                             f"{array.shape[0]} values, not one per entry of the class")
-        if array.shape[0] == 0:
-            return
-        cdef const uint8_t[::1] view = array
-        cdef const uint32_t[::1] checksums = table.checksums
-        cdef const uint64_t[::1] escape_indices = np.ascontiguousarray(table.escape_indices,
-                                                                       dtype=np.uint64)
-        cdef const uint16_t[::1] escape_codes = np.ascontiguousarray(table.escape_codes,
-                                                                     dtype=np.uint16)
-        cdef uint8_t[::1] checked = table.checked
-        cdef uint64_t block_bytes = table.header.block_bytes
-        if checksums.shape[0] * block_bytes < <uint64_t>view.shape[0] or \
-                checked.shape[0] != checksums.shape[0]:
-            raise ValueError("the table's block checksums do not cover its values")
-        if escape_indices.shape[0] != escape_codes.shape[0]:
-            raise ValueError("the table's escaped indices and codes differ in number")
-        self._keep_alive.append((array, table.checksums, table.checked, orbits,
-                                 escape_indices.base, escape_codes.base))
-        self.tablebase_index[mover_count][opponent_count] = orbits.index
-        self._table_names[mover_count, opponent_count] = str(table.path)
-        self.tablebase[mover_count][opponent_count] = &view[0]
-        cdef const uint64_t* first_escape_index = NULL
-        cdef const uint16_t* first_escape_code = NULL
-        if escape_indices.shape[0]:
-            first_escape_index, first_escape_code = &escape_indices[0], &escape_codes[0]
-        self.tablebase_blocks[mover_count][opponent_count] = CheckedBlocks(
-            &view[0], view.shape[0], block_bytes, &checksums[0], &checked[0],
-            first_escape_index, first_escape_code, escape_indices.shape[0])
+        if not isinstance(table, CompressedTable):
+            raise ValueError("a table must be a tablebase.files.CompressedTable")
+        cdef CompressedTable checked_table = table
+        if (checked_table.orbits.size, checked_table.orbits.mover_count,
+                checked_table.orbits.opponent_count) != (self.size, mover_count, opponent_count):
+            raise ValueError(f"the table of {checked_table.path} is not the table of class "
+                             f"({mover_count}, {opponent_count}) of the {self.size}x{self.size} "
+                             "board")
+        keys = np.zeros(CACHE_SLOTS, dtype=np.uint64)
+        codes = np.zeros(CACHE_SLOTS * checked_table.reader.segment_entries, dtype=np.uint16)
+        cdef uint64_t[::1] key_view = keys
+        cdef uint16_t[::1] code_view = codes
+        self._keep_alive.append((table, keys, codes))
+        self._table_names[mover_count, opponent_count] = str(checked_table.path)
+        self.tablebase_readers[mover_count][opponent_count] = checked_table.reader
+        self.tablebase_caches[mover_count][opponent_count] = SegmentCache(
+            &key_view[0], &code_view[0], CACHE_SLOTS)
+        self.tablebase[mover_count][opponent_count] = True
 
     def search(self, position, int depth, double seconds, uint64_t node_limit,
                uint64_t nodes_before=0):
@@ -212,21 +196,17 @@ cdef class Searcher(SearchState):
 
     cdef inline int _stored_code(self, mask_t mover, mask_t opponent) noexcept nogil:
         """The code the tables hold for a position; NO_TABLE if its class has none, DAMAGED
-        (and the search stops, naming the block) if its block or escapes are damaged."""
-        cdef int a = popcount(mover), b = popcount(opponent), code = DAMAGED
-        cdef const uint8_t* data = self.tablebase[a][b]
-        cdef uint64_t index
-        if data == NULL:
+        (and the search stops, naming the block) if its block is damaged."""
+        cdef int a = popcount(mover), b = popcount(opponent), code
+        if not self.tablebase[a][b]:
             return NO_TABLE
-        index = orbit_index(&self.tablebase_index[a][b], mover, opponent)
-        if block_is_intact(&self.tablebase_blocks[a][b], index):
-            code = data[index]
-            if code == FILE_ESCAPE:
-                code = escaped_code(&self.tablebase_blocks[a][b], index)
-        if code < 0:
+        code = read_position(&self.tablebase_readers[a][b], &self.tablebase_caches[a][b],
+                             self.g, mover, opponent)
+        if code == DAMAGED_DATA:
             code = DAMAGED
             self.damaged_mover, self.damaged_opponent = a, b
-            self.damaged_block = index // self.tablebase_blocks[a][b].block_bytes
+            self.damaged_block = orbit_index(self.tablebase_readers[a][b].index, mover,
+                                             opponent) // self.tablebase_readers[a][b].block_entries
             self.stopped = True
         return code
 
@@ -253,7 +233,7 @@ cdef class Searcher(SearchState):
             name = self._table_names[self.damaged_mover, self.damaged_opponent]
             self.damaged_mover = -1
             raise CorruptTableError(f"{name} is damaged: block {self.damaged_block} does not "
-                                    "match its checksum or its escaped values; rebuild it")
+                                    "match its checksum or does not decode; rebuild it")
 
     cdef int _evaluate(self, mask_t mover, mask_t opponent) noexcept nogil:
         return evaluate(self.g, &self.weights, mover, opponent)
@@ -551,7 +531,6 @@ cdef class Searcher(SearchState):
 MATE_SCORE = MATE
 PROVEN_BOUND = MATE_BOUND
 DEPTH_LIMIT = MAX_DEPTH
-FILE_ESCAPE_BYTE = FILE_ESCAPE    # tests/test_hardening.py: equal to files.ESCAPE
 
 
 def block_crc32(data) -> int:

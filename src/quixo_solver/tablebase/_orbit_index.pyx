@@ -118,6 +118,32 @@ cdef class OrbitClass:
         return int(mover), int(occupied & ~mover), bool(is_hole(&self.index, block, mover,
                                                                 arrangement))
 
+    def hole_mask(self, start=0, stop=None):
+        """A uint8 array over entries start .. stop - 1: 1 where the slot is a hole (no
+        position maps to it), else 0."""
+        if stop is None:
+            stop = self.entries
+        if not 0 <= start <= stop <= self.entries:
+            raise ValueError(f"entries {start} .. {stop} are outside class "
+                             f"({self.mover_count}, {self.opponent_count})")
+        result = np.zeros(stop - start, dtype=np.uint8)
+        cdef uint8_t[::1] out = result
+        cdef uint64_t first = start, last = stop, index, block, arrangement
+        cdef mask_t mover
+        with nogil:
+            index = first
+            while index < last:
+                block = index // self.index.arrangements
+                if self.index.block_symmetries[block] == 0:
+                    # an asymmetric set: no holes; skip to the next block
+                    index = (block + 1) * self.index.arrangements
+                    continue
+                arrangement = index - block * self.index.arrangements
+                mover = pdep(self.masks[arrangement], self.index.block_sets[block])
+                out[index - first] = is_hole(&self.index, block, mover, arrangement)
+                index += 1
+        return result
+
     def code_counts(self, values):
         """Raw positions per value code: each entry counts for the 8 / s positions of its
         orbit (s = the symmetries fixing it), holes for none. Returns an int64 array indexed

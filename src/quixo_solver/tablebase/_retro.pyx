@@ -2,41 +2,54 @@
 
 A pair is the class (a, b) with its mirror (b, a): a move that takes the mover's own cube
 leads from one to the other ("internal" moves), a move that takes a blank leads to the pair
-with one more cube ("external" moves), already solved. Tables hold one entry per symmetry
-class of positions (_orbit_index.pxd); each entry holds the canonical form of its orbit, and
-every position reached (a parent, a child) is mapped to its entry. Values are seen from the
-player to move (_value_code.pxd).
+with one more cube ("external" moves), already solved and read from its compressed files
+(_reader.pxd). Tables hold one entry per symmetry class of positions (_orbit_index.pxd); each
+entry holds the canonical form of its orbit, and every position reached (a parent, a child) is
+mapped to its entry. Values are seen from the player to move (_value_code.pxd).
 
-The build (tablebase/builder.py) runs, for a pair:
+The build (tablebase/pair_solver.py) runs, for a pair:
   1. ``initialise`` on each class: terminal entries get their 0-ply value and every other
-     entry counts its internal moves (``remaining``); then every lost entry of the next class
-     is un-moved to the parents that took a blank, each of which becomes a (tentative) win
-     in one ply more, the fewest plies kept; an entry with no internal move is then settled
-     from its external children at once.
+     entry counts its internal moves; then the next class is read once, in order, a segment
+     at a time, and each of its entries that matters is un-moved to the parents that took a
+     blank: a loss makes each parent a (tentative) win in one ply more, the fewest plies kept;
+     a draw, or a win in 2 plies or more, is noted in each undecided parent's external field
+     (the draw, else the most plies); an entry with no internal move is then settled.
   2. ``propagate(n)`` for n = 1, 2, ... on each class, until n - 1 passes the largest plies
      yet assigned: every entry whose value has exactly n - 1 plies is un-moved to its
      internal parents. A loss makes each parent a win in n (lowering a longer tentative win);
-     a win takes its weight from each undecided parent's ``remaining``, and the parent whose
-     count reaches 0 is a loss in max(n, 1 + its longest external win), unless an external
-     child is a draw. Plies are exact because n only grows.
+     a win takes its weight from each undecided parent's count, and the parent whose count
+     reaches 0 is a draw if an external child is one, else a loss in max(n, 1 + its longest
+     external win). Plies are exact because n only grows.
+
+Why the external field is enough. A parent P settled at pass n has all its internal children
+won; its value needs, of its external children, whether one is a draw and the most plies of a
+win among them. Wins in 0 or 1 ply are not noted (they are most of the wins, and un-moving
+them would cost as much as a pass): they would give P at most 1 + 1 = 2 plies, which is no
+more than n when n >= 2. So P looks its external children up (a random read of the next
+class's file) only when it is settled at n <= 1 (every own-cube move completes the
+opponent's line: a few thousand entries in the largest pairs built), when it has no internal
+move, or when its field says a win too long to note (EXTERNAL_LONG). Reading the next class in
+order is what its compressed file does well; the random reads of the old generator (one per
+external child of each of the 10-20% of entries settled by their count) would cost a segment
+decode each.
 
 Why the counts stay exact with one entry per orbit. Un-moving the stored form R of a won
 child C finds, for every parent P with a move into C's orbit, some image of P, so P hears
 from C; but the number of un-moves that land on P is not the number of P's moves into the
 orbit. Counting the pairs (symmetry s, un-move (Y, m) of R with s(Y) = P) two ways gives:
     P's moves into C's orbit * |fix(R)| = un-moves of R landing on P * |fix(P)|,
-where fix(X) are the symmetries that fix X. So ``remaining`` starts at
-moves(P) * 8 / |fix(P)| and each un-move of R takes 8 / |fix(R)| (WEIGHT_UNIT = 8: both are
-whole numbers, 8 for the positions no symmetry fixes, nearly all of them); it reaches 0
-exactly when every internal child of P is a win. (Counting distinct child entries instead
-would need every child of every entry canonicalised up front: a second pass as costly as
-the whole propagation.)
+where fix(X) are the symmetries that fix X. So the count starts at moves(P) * 8 / |fix(P)|
+and each un-move of R takes 8 / |fix(R)| (WEIGHT_UNIT = 8: both are whole numbers, 8 for the
+positions no symmetry fixes, nearly all of them); it reaches 0 exactly when every internal
+child of P is a win. (Counting distinct child entries instead would need every child of every
+entry canonicalised up front: a second pass as costly as the whole propagation.) The external
+field keeps a maximum, which any number of un-moves from one child leaves the same.
 
 While a pair is solved each entry is one uint16 word (_value_code.pxd): SETTLED | code, or
-the undecided count, or HOLE; an un-move touches one word. Codes above 15 bits (a win in
-more than 16383 plies) set the overflow flag instead, and the build refuses the pair.
-Both kernels are nogil and split the class into chunks over the cores (OpenMP); the result
-does not depend on the thread count.
+the undecided count and external field, or HOLE; an un-move touches one word. Codes above 15
+bits (a win in more than 16383 plies) set the overflow flag instead, and the build refuses
+the pair. Both kernels are nogil and split the class into chunks over the cores (OpenMP); the
+result does not depend on the thread count.
 """
 from cython.parallel cimport prange
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -47,16 +60,24 @@ from .._rules cimport MAX_MOVES, Geometry, geometry_of, has_line, mask_t, play, 
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from .._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
                           quixo_ctz32, quixo_prefetch_write)
-from ._value_code cimport (CODE_MASK, DRAW_CODE, HOLE, LONGEST_PLIES, SETTLED, WEIGHT_UNIT,
-                          is_loss, is_win, loss_in, plies_of, win_in)
+from ._value_code cimport (CODE_MASK, COUNT_MASK, DRAW_CODE, EXTERNAL_DRAW, EXTERNAL_LONG,
+                          EXTERNAL_NONE, EXTERNAL_SHIFT, HOLE, LONGEST_PLIES, SETTLED,
+                          WEIGHT_UNIT, is_loss, is_win, loss_in, plies_of, win_in)
+from ._codec cimport DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind, position_kind
 from ._index cimport pdep
 from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
+from ._reader cimport TableReader, decode_table_segment
+from ._table cimport CompressedTable
 from ._orbit_index import orbit_class
+from .errors import CorruptTableError
 
-DEF CHUNK = 16384
-DEF BATCH = 32          # frontier entries whose parents are looked up together
-DEF NO_PLIES = 0x7FFF
-DEF OVERFLOW = 0x7FFFFFFF
+cdef enum:
+    CHUNK = 16384       # entries of one unit of parallel work (a whole number of segments)
+    BATCH = 32          # frontier entries whose parents are looked up together
+    NO_PLIES = 0x7FFF
+    OVERFLOW = 0x7FFFFFFF
+    NOTED_WIN = 2       # external wins in this many plies or more are noted in the parents
+    DAMAGED_CHILD = -3  # look_up_external: a block of the next class's file is damaged
 
 
 cdef struct External:
@@ -66,14 +87,16 @@ cdef struct External:
 
 
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
-                                      const uint16_t* children,
-                                      const OrbitIndex* children_index) noexcept nogil:
-    """The values of the children reached by taking a blank (class one cube larger)."""
+                                      const TableReader* children) noexcept nogil:
+    """The values of the children reached by taking a blank (class one cube larger), read
+    from its file (a segment decoded for each; shortest_loss is DAMAGED_CHILD if a block is
+    damaged)."""
     cdef External found
+    cdef uint16_t codes[MAX_SEGMENT]
     cdef mask_t sources = g.full & ~(mover | opponent) & (g.edges | g.corners)
     cdef mask_t child_mover, child_opponent
-    cdef uint16_t code
-    cdef int move, square, last
+    cdef uint64_t index, segment, cached = 0
+    cdef int code, move, square, last
     found.shortest_loss = NO_PLIES
     found.longest_win = -1
     found.draw = False
@@ -83,7 +106,16 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
         last = g.source_first_move[square] + g.source_move_count[square]
         for move in range(g.source_first_move[square], last):
             play(g, move, mover, opponent, &child_mover, &child_opponent)
-            code = children[orbit_index(children_index, child_mover, child_opponent)]
+            code = position_kind(g, child_mover, child_opponent)
+            if code == STORED:
+                index = orbit_index(children.index, child_mover, child_opponent)
+                segment = index // children.segment_entries
+                if cached != segment + 1:
+                    if decode_table_segment(children, segment, codes) == DAMAGED_DATA:
+                        found.shortest_loss = DAMAGED_CHILD
+                        return found
+                    cached = segment + 1
+                code = codes[index - segment * children.segment_entries]
             if code == DRAW_CODE:
                 found.draw = True
             elif is_win(code):
@@ -105,6 +137,27 @@ cdef inline int settled_loss_plies(External found, int at_least) noexcept nogil:
 cdef inline uint16_t settled_word(int plies) noexcept nogil:
     """The word of a position settled by settled_loss_plies: a loss, or a draw (-1)."""
     return SETTLED | (loss_in(plies) if plies >= 0 else DRAW_CODE)
+
+
+cdef inline int settle_by_children(const Geometry* g, mask_t mover, mask_t opponent,
+                                   uint16_t word, int at_least,
+                                   const TableReader* children) noexcept nogil:
+    """Plies of the loss of an undecided position whose internal children are all won (its
+    count just reached 0; `at_least` is the pass, or 0 at the start), -1 for a draw, or
+    DAMAGED_CHILD: from its external field when that is exact (see the module's notes),
+    else by looking its external children up."""
+    cdef int noted = (word >> EXTERNAL_SHIFT) & 0x3F
+    cdef External found
+    if noted == EXTERNAL_DRAW:
+        return -1
+    if at_least >= NOTED_WIN and noted != EXTERNAL_LONG:
+        return at_least if at_least > noted else noted
+    if children == NULL:       # a full board: no external move
+        return at_least
+    found = look_up_external(g, mover, opponent, children)
+    if found.shortest_loss == DAMAGED_CHILD:
+        return DAMAGED_CHILD
+    return settled_loss_plies(found, at_least)
 
 
 cdef inline int weight_of(const OrbitIndex* x, uint64_t block, mask_t mover) noexcept nogil:
@@ -133,15 +186,18 @@ cdef inline mask_t unmoved_mover(const Geometry* g, int move, mask_t opponent,
 
 
 cdef class ClassSide:
-    """One class of the pair being solved: its packed words and the table it reads."""
+    """One class of the pair being solved: its packed words and the table of the class that
+    taking a blank leads to (a files.CompressedTable; None on a full board)."""
     cdef readonly int size, mover_count, opponent_count
-    cdef readonly object words, external, orbits, external_orbits, chunk_plies
-    cdef OrbitIndex index, external_index
+    cdef readonly object words, external, orbits, external_orbits, chunk_plies, damaged
+    cdef OrbitIndex index
+    cdef const OrbitIndex* external_index
+    cdef const TableReader* external_reader
     cdef uint16_t[::1] chunk_plies_view
     cdef const uint32_t[::1] arrangement_masks
     cdef const uint32_t[::1] external_arrangement_masks
     cdef uint16_t[::1] words_view
-    cdef const uint16_t[::1] external_view
+    cdef uint8_t[::1] damaged_view
 
     def __init__(self, int size, int mover_count, int opponent_count, external):
         self.size = size
@@ -157,20 +213,36 @@ cdef class ClassSide:
         self.chunk_plies = np.zeros(max(1, (self.words.shape[0] + CHUNK - 1) // CHUNK),
                                     dtype=np.uint16)
         self.chunk_plies_view = self.chunk_plies
-        self.external = np.ascontiguousarray(external, dtype=np.uint16)
-        self.external_view = self.external
+        # set by a kernel that met a damaged block of the next class's file: its first entry
+        self.damaged = np.zeros(1, dtype=np.uint8)
+        self.damaged_view = self.damaged
+        self.external = external
+        self.external_index = NULL
+        self.external_reader = NULL
         # taking a blank leads to class (opponent_count, mover_count + 1)
         self.external_orbits = (orbit_class(size, opponent_count, mover_count + 1)
                                 if mover_count + opponent_count < size * size else None)
-        if self.external_orbits is not None:
-            self.external_index = (<OrbitClass>self.external_orbits).index
-            self.external_arrangement_masks = self.external_orbits.arrangement_masks
-            if self.external.shape[0] != self.external_orbits.entries:
-                raise ValueError(f"the table of class ({opponent_count}, {mover_count + 1}) "
-                                 f"has {self.external.shape[0]} values, not "
-                                 f"{self.external_orbits.entries}")
-        elif self.external.shape[0]:
-            raise ValueError("a full board has no external children")
+        if self.external_orbits is None:
+            if external is not None:
+                raise ValueError("a full board has no external children")
+            return
+        if not isinstance(external, CompressedTable):
+            raise ValueError(f"class ({mover_count}, {opponent_count}) needs the table of "
+                             f"class ({opponent_count}, {mover_count + 1})")
+        cdef CompressedTable table = external
+        if (table.orbits.size, table.orbits.mover_count, table.orbits.opponent_count) != \
+                (size, opponent_count, mover_count + 1):
+            raise ValueError(f"{table.path} is not the table of class ({opponent_count}, "
+                             f"{mover_count + 1})")
+        self.external_reader = &table.reader
+        self.external_index = table.reader.index
+        self.external_arrangement_masks = self.external_orbits.arrangement_masks
+
+    def check_children(self):
+        """CorruptTableError naming the next class's file if a kernel met a damaged block."""
+        if self.damaged[0]:
+            raise CorruptTableError(f"{self.external.path} is damaged: a block does not match "
+                                    "its checksum or does not decode; rebuild it")
 
     def values(self):
         """The solved value codes, in place of the words (holes and undecided entries: 0, a
@@ -219,7 +291,9 @@ def _longest(chunk_longest):
 def initialise(ClassSide side, int threads):
     """Step 1 on one class. Returns the largest plies assigned (-1 if none)."""
     cdef Py_ssize_t chunks = max(1, (side.words.shape[0] + CHUNK - 1) // CHUNK)
-    cdef Py_ssize_t external_chunks = max(1, (side.external.shape[0] + CHUNK - 1) // CHUNK)
+    cdef uint64_t external_entries = (side.external_reader.entries
+                                      if side.external_reader != NULL else 0)
+    cdef Py_ssize_t external_chunks = max(1, (external_entries + CHUNK - 1) // CHUNK)
     cdef int32_t[::1] terminal = np.full(chunks, -1, dtype=np.int32)
     cdef int32_t[::1] pulled = np.full(external_chunks, -1, dtype=np.int32)
     cdef int32_t[::1] settled = np.full(chunks, -1, dtype=np.int32)
@@ -227,10 +301,11 @@ def initialise(ClassSide side, int threads):
     try:
         with nogil:
             _mark_terminals_and_count_moves(side, threads, terminal)
-            _pull_external_losses(side, threads, pulled)
+            _pull_external(side, threads, pulled)
             _settle_positions_without_own_border_cubes(side, threads, settled)
     finally:
         stop_watching()
+    side.check_children()
     return max(_longest(terminal), _longest(pulled), _longest(settled))
 
 
@@ -304,51 +379,101 @@ cdef inline void _lower_win(uint16_t* word_at, uint16_t wanted) noexcept nogil:
         word = quixo_atomic_load16(word_at)
 
 
-cdef inline void _win_blank_parents(const Geometry* g, mask_t mover, mask_t opponent,
-                                    int plies, uint16_t* words, uint16_t* chunk_plies,
-                                    const OrbitIndex* parent_index) noexcept nogil:
-    """Every parent that took a blank wins in `plies` at most."""
+cdef inline void _raise_external(uint16_t* word_at, int noted) noexcept nogil:
+    """Raise an undecided entry's external field to `noted` (compare-and-swap: concurrent
+    writers keep the most)."""
+    cdef uint16_t word = quixo_atomic_load16(word_at)
+    while word < SETTLED and ((word >> EXTERNAL_SHIFT) & 0x3F) < noted \
+            and not quixo_compare_exchange16(
+                word_at, word, <uint16_t>((word & COUNT_MASK) | (noted << EXTERNAL_SHIFT))):
+        word = quixo_atomic_load16(word_at)
+
+
+cdef inline void _tell_blank_parents(const Geometry* g, mask_t mover, mask_t opponent,
+                                     uint16_t code, uint16_t* words, uint16_t* chunk_plies,
+                                     const OrbitIndex* parent_index) noexcept nogil:
+    """Tell every parent that took a blank what this external child is: a loss in k makes
+    it a win in k + 1 at most, a draw or a win in k >= NOTED_WIN plies goes to its external
+    field."""
     cdef uint64_t indices[MAX_MOVES]
     cdef mask_t parent_movers[MAX_MOVES]
     cdef mask_t parent_opponents[MAX_MOVES]
     cdef int count = _parents(g, mover, opponent, False, parent_index, words, indices,
-                              parent_movers, parent_opponents), i
-    for i in range(count):
-        _lower_win(&words[indices[i]], SETTLED | win_in(plies))
-        _note(chunk_plies, indices[i], plies)
-
-
-cdef void _pull_external_losses(ClassSide side, int threads,
-                                int32_t[::1] longest) noexcept nogil:
-    """A child lost in k plies, reached by taking a blank, makes its parent a win in at most
-    k + 1: un-move every lost entry of the next class to the parents that took a blank
-    (the source is left blank) and keep the smallest plies."""
-    cdef const Geometry* g = geometry_of(side.size)
-    cdef uint64_t total = side.external_view.shape[0]
-    if total == 0:
+                              parent_movers, parent_opponents), i, noted
+    if is_loss(code):
+        for i in range(count):
+            _lower_win(&words[indices[i]], SETTLED | win_in(plies_of(code) + 1))
+            _note(chunk_plies, indices[i], plies_of(code) + 1)
         return
-    cdef const OrbitIndex* x = &side.external_index
+    if code == DRAW_CODE:
+        noted = EXTERNAL_DRAW
+    elif plies_of(code) + 1 < EXTERNAL_LONG:
+        noted = plies_of(code) + 1
+    else:
+        noted = EXTERNAL_LONG
+    for i in range(count):
+        _raise_external(&words[indices[i]], noted)
+
+
+cdef void _pull_external(ClassSide side, int threads, int32_t[::1] longest) noexcept nogil:
+    """Read the next class (where taking a blank leads) once, in order, a segment at a time,
+    and un-move its losses, draws and wins in NOTED_WIN plies or more to the parents that
+    took a blank (the source is left blank): see _tell_blank_parents."""
+    if side.external_reader == NULL:
+        return
+    cdef const TableReader* t = side.external_reader
+    cdef const Geometry* g = geometry_of(side.size)
+    cdef uint64_t total = t.entries
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, block, stop
-    cdef mask_t occupied, mover
-    cdef uint16_t code
     cdef uint16_t* words = &side.words_view[0]
-    cdef int32_t plies
+    cdef uint16_t* chunk_plies = &side.chunk_plies_view[0]
+    cdef const uint32_t* masks = &side.external_arrangement_masks[0]
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
-        index = chunk * CHUNK
-        stop = chunk_end(chunk, total)
-        while index < stop:
-            code = side.external_view[index]
-            if is_loss(code):      # (a hole holds 0)
-                block = index // x.arrangements
-                occupied = x.block_sets[block]
-                mover = pdep(side.external_arrangement_masks[index - block * x.arrangements],
-                             occupied)
-                plies = plies_of(code) + 1
-                _win_blank_parents(g, mover, occupied & ~mover, plies, words,
-                                   &side.chunk_plies_view[0], &side.index)
-                _record(&longest[chunk], plies)
+        _pull_chunk(side, t, g, masks, words, chunk_plies, chunk * CHUNK,
+                    chunk_end(chunk, total), &longest[chunk])
+
+
+cdef void _pull_chunk(ClassSide side, const TableReader* t, const Geometry* g,
+                      const uint32_t* masks, uint16_t* words, uint16_t* chunk_plies,
+                      uint64_t index, uint64_t stop, int32_t* longest) noexcept nogil:
+    """Entries index .. stop - 1 of _pull_external (a helper, so that its segment buffer is
+    the thread's)."""
+    cdef uint16_t codes[MAX_SEGMENT]
+    cdef const OrbitIndex* x = t.index
+    cdef uint64_t block, arrangement, segment_start, segment_stop
+    cdef int kind, count, code
+    cdef mask_t mover
+    while index < stop:
+        segment_start = index - index % t.segment_entries
+        count = decode_table_segment(t, segment_start // t.segment_entries, codes)
+        if count == DAMAGED_DATA:
+            side.damaged_view[0] = 1
+            return
+        segment_stop = segment_start + <uint64_t>count
+        if segment_stop > stop:
+            segment_stop = stop
+        block = index // x.arrangements
+        arrangement = index - block * x.arrangements
+        while index < segment_stop:
+            kind = entry_kind(g, x, masks, block, arrangement)
+            if kind == STORED:
+                code = codes[index - segment_start]
+            elif kind == DRAW_CODE:
+                code = -1         # a hole
+            else:
+                code = kind       # a position the rules decide (win or loss in 0)
+            if code >= 0 and (is_loss(code) or code == DRAW_CODE or (
+                    is_win(code) and plies_of(code) >= NOTED_WIN)):
+                mover = pdep(masks[arrangement], x.block_sets[block])
+                _tell_blank_parents(g, mover, x.block_sets[block] & ~mover, <uint16_t>code,
+                                    words, chunk_plies, &side.index)
+                if is_loss(code):
+                    _record(longest, plies_of(code) + 1)
             index = index + 1
+            arrangement = arrangement + 1
+            if arrangement == x.arrangements:
+                arrangement = 0
+                block = block + 1
 
 
 cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads,
@@ -357,22 +482,25 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
     cdef const Geometry* g = geometry_of(side.size)
     cdef const OrbitIndex* x = &side.index
     cdef uint64_t total = side.words_view.shape[0]
-    cdef const uint16_t* external = &side.external_view[0] if side.external_view.shape[0] else NULL
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
     cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
+    cdef uint16_t word
     cdef int32_t plies
     for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
         index = chunk * CHUNK
         stop = chunk_end(chunk, total)
         while index < stop:
-            if side.words_view[index] == 0:
+            word = side.words_view[index]
+            if word < SETTLED and (word & COUNT_MASK) == 0:
                 block = index // x.arrangements
                 occupied = x.block_sets[block]
                 mover = pdep(side.arrangement_masks[index - block * x.arrangements], occupied)
-                plies = settled_loss_plies(
-                    look_up_external(g, mover, occupied & ~mover, external,
-                                     &side.external_index), 0)
+                plies = settle_by_children(g, mover, occupied & ~mover, word, 0,
+                                           side.external_reader)
+                if plies == DAMAGED_CHILD:
+                    side.damaged_view[0] = 1
+                    plies = -1
                 side.words_view[index] = settled_word(plies)
                 if plies >= 0:
                     _note(&side.chunk_plies_view[0], index, plies)
@@ -390,8 +518,8 @@ cdef struct Pass:
     uint16_t* parents
     uint16_t* parent_chunk_plies
     const OrbitIndex* parent_index
-    const uint16_t* parent_external
-    const OrbitIndex* parent_external_index
+    const TableReader* parent_external
+    uint8_t* damaged
 
 
 cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
@@ -415,10 +543,12 @@ cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
             continue
         while word < SETTLED and not quixo_compare_exchange16(at, word, word - weights[i]):
             word = quixo_atomic_load16(at)
-        if word == weights[i]:    # this un-move emptied the count
-            settled = settled_loss_plies(
-                look_up_external(p.g, parent_movers[i], parent_opponents[i],
-                                 p.parent_external, p.parent_external_index), p.plies)
+        if word < SETTLED and (word & COUNT_MASK) == weights[i]:   # this un-move emptied it
+            settled = settle_by_children(p.g, parent_movers[i], parent_opponents[i], word,
+                                         p.plies, p.parent_external)
+            if settled == DAMAGED_CHILD:
+                p.damaged[0] = 1
+                settled = -1
             quixo_atomic_store16(at, settled_word(settled))
             if settled >= 0:
                 _note(p.parent_chunk_plies, indices[i], settled)
@@ -479,9 +609,8 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     p.parents = &parent_side.words_view[0]
     p.parent_chunk_plies = &parent_side.chunk_plies_view[0]
     p.parent_index = &parent_side.index
-    p.parent_external = (&parent_side.external_view[0] if parent_side.external_view.shape[0]
-                         else NULL)
-    p.parent_external_index = &parent_side.external_index
+    p.parent_external = parent_side.external_reader
+    p.damaged = &parent_side.damaged_view[0]
     cdef uint64_t total = frontier_side.words.shape[0]
     cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
     cdef const uint16_t[::1] chunk_plies = frontier_side.chunk_plies_view
@@ -500,8 +629,12 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
                 _record(&chunk_longest[chunk], settled)
     finally:
         stop_watching()
+    parent_side.check_children()
     return _longest(chunk_longest)
 
 
 WORKING_WORD = {"SETTLED": SETTLED, "CODE_MASK": CODE_MASK, "HOLE": HOLE,
-                "WEIGHT_UNIT": WEIGHT_UNIT, "LONGEST_PLIES": LONGEST_PLIES}
+                "WEIGHT_UNIT": WEIGHT_UNIT, "LONGEST_PLIES": LONGEST_PLIES,
+                "COUNT_MASK": COUNT_MASK, "EXTERNAL_SHIFT": EXTERNAL_SHIFT,
+                "EXTERNAL_NONE": EXTERNAL_NONE, "EXTERNAL_LONG": EXTERNAL_LONG,
+                "EXTERNAL_DRAW": EXTERNAL_DRAW}

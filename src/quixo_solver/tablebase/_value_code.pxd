@@ -14,10 +14,14 @@ cdef enum:
 
 # While the generator (_retro) solves a pair, each entry is one uint16 working word:
 #   SETTLED | code   the entry has a value (a win may still be lowered to fewer plies);
-#   n < SETTLED      undecided: n is what its internal children must still report, in
-#                    units where one move weighs WEIGHT_UNIT / (symmetries fixing the child)
-#                    and the entry started at moves * WEIGHT_UNIT / (symmetries fixing it)
-#                    (see _retro.pyx), at most 44 * 8; 0 for an entry with no internal move;
+#   otherwise undecided, in two fields:
+#     bits 0-8 (COUNT_MASK): what its internal children must still report, in units where one
+#       move weighs WEIGHT_UNIT / (symmetries fixing the child) and the entry started at
+#       moves * WEIGHT_UNIT / (symmetries fixing it) (see _retro.pyx), at most 44 * 8;
+#     bits 9-14 (EXTERNAL_SHIFT): what its external children (one more cube, already solved)
+#       said, the most of: EXTERNAL_NONE, 1 + the plies of a win (1 + k for a win in k, up
+#       to EXTERNAL_LONG - 1), EXTERNAL_LONG (a win in EXTERNAL_LONG - 1 plies or more: the
+#       exact plies are looked up), EXTERNAL_DRAW (a child is a draw);
 #   HOLE             a slot no position maps to (_orbit_index.pxd), never settled.
 # A code then has 15 bits: plies up to LONGEST_PLIES.
 cdef enum:
@@ -26,6 +30,11 @@ cdef enum:
     HOLE = 0x7FFF
     WEIGHT_UNIT = 8
     LONGEST_PLIES = 16382       # the longest loss whose code fits in CODE_MASK
+    COUNT_MASK = 0x1FF
+    EXTERNAL_SHIFT = 9
+    EXTERNAL_NONE = 0
+    EXTERNAL_LONG = 62
+    EXTERNAL_DRAW = 63
 
 
 cdef inline uint16_t win_in(int plies) noexcept nogil:

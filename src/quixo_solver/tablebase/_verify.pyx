@@ -25,7 +25,8 @@ from ._index cimport pdep
 from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
 from ._orbit_index import orbit_class
 
-DEF CHUNK = 16384
+cdef enum:
+    CHUNK = 16384       # entries of one unit of parallel work
 
 
 cdef inline uint16_t expected_value(const Geometry* g, mask_t mover, mask_t opponent,

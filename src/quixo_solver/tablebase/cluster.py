@@ -1,7 +1,7 @@
 """Tablebase builds on a Dask cluster: one task per unit (class pair), data through the folder.
 
 Each unit of plan.units becomes one Dask task that reads its input tables from the shared
-folder, solves the pair (builder.solve_in_folder, the very step of the local build) and writes
+folder, solves the pair (pair_solver.solve_in_folder, the very step of the local build) and writes
 its files atomically. A task's arguments include the futures of the units it needs, so Dask
 starts it only once they are finished, and units with the same number of cubes run at once on
 different workers. Only small summaries travel through the scheduler.
@@ -31,9 +31,10 @@ from solverkit.arrayfile import remove_temporaries
 from solverkit.progress import Progress
 
 from ..limits import available_memory, check_threads, whole_number
-from . import builder, plan
-from .builder import BuildReport, InsufficientResourcesError
-from .files import TablebaseError
+from . import plan
+from .build_setup import BuildReport, InsufficientResourcesError, prepare
+from .errors import TablebaseError
+from .pair_solver import solve_in_folder
 
 MEMORY = "MEMORY"   # the worker resource: bytes of memory a worker gives to units at once
 EXTRA = ('a build on a Dask cluster needs Dask: pip install "quixo-solver[cluster]" '
@@ -102,19 +103,19 @@ def solve_task(directory: str, unit: plan.Unit, threads: int, recheck: bool,
     """One unit on a worker (the needed units' results only order the tasks): (unit, whether
     this task solved it, seconds)."""
     started = time.perf_counter()
-    solved = builder.solve_in_folder(Path(directory), unit, threads, recheck=recheck)
+    solved = solve_in_folder(Path(directory), unit, threads, recheck=recheck)
     return unit, solved, time.perf_counter() - started
 
 
 def build_on(client: Any, directory: str | os.PathLike[str], size: int,
              max_blanks: int | None = None, *, jobs: int = 0, force: bool = False,
              progress: bool | None = None) -> BuildReport:
-    """builder.build on the cluster of `client`. `jobs` is the threads of one unit (0: one;
+    """A build (builder.build) on the cluster of `client`. `jobs` is the threads of one unit (0: one;
     start a worker process per unit that should run at once)."""
     distributed = _distributed()
     threads = check_threads(jobs, "jobs") or 1
-    directory, report, todo, damaged = builder.prepare(directory, size, max_blanks,
-                                                       force=force, memory_here=False)
+    directory, report, todo, damaged = prepare(directory, size, max_blanks, force=force,
+                                               memory_here=False)
     offered = worker_memory(client)
     largest = max(offered.values())
     too_large = [unit for unit in todo if unit.memory_bytes > largest]

@@ -17,10 +17,19 @@ from ._orbit_index import entry_count
 from ..geometry import check_size
 
 BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
-BYTES_ON_DISK_PER_ENTRY = 1.01  # a byte, and a margin for the escapes (files.py; 5x5 <= 5
-                                # blanks: 10 bytes for 1 entry in 30,000)
+BYTES_ON_DISK_PER_ENTRY = 0.25  # a compressed file, its model and block index (files.py): an
+                                # upper estimate for a large class (see class_disk_bytes)
+FILE_BYTES = 1 << 16            # a file's least bytes: head, model, trailer
 BYTES_PER_SUBSET = 4            # the index's uint32 per set of squares (_orbit_index)
-BUFFERS = 1 << 20               # blocks of a file being written or read, per-chunk arrays
+# Reading a compressed table (_codec.pxd, _reader.pxd): its model's decoding tables (at most
+# 64 contexts of 4096 slots and 64 frequencies) and rows (at most 2**16, two u32 each), its
+# block index (12 bytes a block of 4096 entries) and checked flags, its cache of segments.
+DECODER_BYTES = 64 * (4096 + 4 * 64) + 2**16 * 8 + 16 * 512 * 2
+INDEX_BYTES_PER_ENTRY = 13 / 4096
+# Writing one (coding.py): a batch of 1024 blocks coded at once (at most 14.4 KiB each, then
+# joined), the sample of blocks its model is counted on, the per-thread counts.
+WRITER_BYTES = 2 * 1024 * 14_400 + 256 * 4096 * 2 + (1 << 20)
+BUFFERS = 1 << 20               # per-chunk arrays of the kernels
 
 
 @dataclass(frozen=True)
@@ -57,16 +66,24 @@ class Unit:
 
     @property
     def memory_bytes(self) -> int:
-        """Peak memory of solving this unit: its words, the tables it reads (as uint16) and
-        the index's subset tables (one per occupied count, and one per class). (Files are
-        written and read a block at a time beside them.)"""
+        """Peak memory of solving this unit: its words; the compressed tables it reads,
+        mapped (the generator reads each whole, once, so their pages are resident), with
+        their decoders (DECODER_BYTES, the index); the writer's buffers; and the index's
+        subset tables (one per occupied count, and one per class)."""
         own = self.entries * BYTES_IN_MEMORY_PER_ENTRY
-        inputs = sum(entry_count(self.size, a, b) for a, b in self.needs) * 2
+        inputs = sum(class_disk_bytes(self.size, a, b) + DECODER_BYTES
+                     + int(entry_count(self.size, a, b) * INDEX_BYTES_PER_ENTRY)
+                     for a, b in self.needs)
         cells = self.size * self.size
         subsets = sum(class_size(self.size, cubes, 0)
                       for cubes in {self.cubes, min(self.cubes + 1, cells)})
         subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
-        return own + inputs + subsets * BYTES_PER_SUBSET + BUFFERS
+        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + BUFFERS
+
+    @property
+    def disk_bytes(self) -> int:
+        """The compressed files of the pair (an upper estimate: class_disk_bytes)."""
+        return sum(class_disk_bytes(self.size, a, b) for a, b in self.classes)
 
     def __str__(self) -> str:
         return f"pair ({self.mover_count}, {self.opponent_count})"
@@ -85,8 +102,15 @@ def units(size: int, max_blanks: int | None = None) -> list[Unit]:
     return result
 
 
+def class_disk_bytes(size: int, mover_count: int, opponent_count: int) -> int:
+    """An upper estimate of a class's compressed file: BYTES_ON_DISK_PER_ENTRY a entry
+    (measured on the built 5x5 classes, see the README), and a few KiB however small."""
+    return int(entry_count(size, mover_count, opponent_count) * BYTES_ON_DISK_PER_ENTRY) + \
+        FILE_BYTES
+
+
 def disk_bytes(plan: list[Unit]) -> int:
-    return int(sum(unit.entries for unit in plan) * BYTES_ON_DISK_PER_ENTRY)
+    return sum(unit.disk_bytes for unit in plan)
 
 
 def memory_bytes(plan: list[Unit]) -> int:

@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ._orbit_index import position_index
 from ..baseboard import check_board
 from ..board import Board, Move
-from ..errors import PositionError
 from . import files, values
-from .files import CheckedTable
+from .files import CompressedTable
 
 T = TypeVar("T")
 
@@ -56,11 +54,11 @@ class ProbeResult:
 
 class Tablebase:
     """The tables of one folder, memory-mapped on first use; each block of values is checked
-    against its checksum before its first value is used (files.CheckedTable)."""
+    against its checksum before its first value is used (files.CompressedTable)."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = files.folder_path(directory) if directory else default_directory()
-        self._tables: dict[tuple[int, int, int], CheckedTable] = {}
+        self._tables: dict[tuple[int, int, int], CompressedTable] = {}
         self._lock = threading.Lock()
 
     def __enter__(self) -> "Tablebase":
@@ -79,7 +77,7 @@ class Tablebase:
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
         return self.path(size, mover_count, opponent_count).exists()
 
-    def table(self, size: int, mover_count: int, opponent_count: int) -> CheckedTable:
+    def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
         """The table of a class; MissingTableError if it is not built."""
         key = (size, mover_count, opponent_count)
         with self._lock:
@@ -96,7 +94,8 @@ class Tablebase:
         check_board(board, Board)
         mover, opponent = board.mover_cubes, board.opponent_cubes
         table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
-        return table.code(position_index(board.size, mover, opponent))
+        with self._lock:       # a table's cache of decoded segments serves one thread at a time
+            return int(table.position_code(mover, opponent))
 
     def probe(self, board: Board) -> ProbeResult:
         code = self.code(board)

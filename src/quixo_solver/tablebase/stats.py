@@ -10,6 +10,17 @@ from .probe import MissingTableError
 
 def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str, int]]:
     """One row per built class of ``size``; MissingTableError if the folder has none."""
+    return [row for row, _ in _classes(directory, size)]
+
+
+def writers(directory: str | os.PathLike[str], size: int) -> list[str]:
+    """The package versions that wrote the built classes of ``size`` ("unrecorded" for files
+    older than the record)."""
+    return sorted({writer or "unrecorded" for _, writer in _classes(directory, size)})
+
+
+def _classes(directory: str | os.PathLike[str],
+             size: int) -> list[tuple[dict[str, int], str | None]]:
     directory = files.folder_to_read(directory)
     size = check_size(size)
     result = []
@@ -18,8 +29,10 @@ def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str,
             path = directory / files.table_name(size, a, b)
             if path.exists():
                 header = files.read_header(path, (size, a, b))
-                result.append({"mover": a, "opponent": b, "win": header.wins,
-                               "draw": header.draws, "loss": header.losses})
+                result.append(({"mover": a, "opponent": b, "win": header.wins,
+                                "draw": header.draws, "loss": header.losses},
+                               header.written_by))
     if not result:
         raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
-    return sorted(result, key=lambda row: (-(row["mover"] + row["opponent"]), -row["mover"]))
+    return sorted(result, key=lambda item: (-(item[0]["mover"] + item[0]["opponent"]),
+                                            -item[0]["mover"]))

@@ -8,12 +8,18 @@ from typing import cast
 WIN, DRAW, LOSS = 1, 0, -1
 
 # The generator's working word (_value_code.pxd): SETTLED | code once an entry has a value,
-# else the weighted count of internal children still to report (HOLE: a slot of no position).
+# else the weighted count of internal children still to report and what the external
+# children said (HOLE: a slot of no position).
 SETTLED = 0x8000
 CODE_MASK = 0x7FFF
 HOLE = 0x7FFF
 WEIGHT_UNIT = 8
 LONGEST_PLIES = 16382
+COUNT_MASK = 0x1FF          # undecided: what the internal children must still report ...
+EXTERNAL_SHIFT = 9          # ... and above it what the external children said:
+EXTERNAL_NONE = 0           # nothing yet, 1 + plies of the longest win (below EXTERNAL_LONG),
+EXTERNAL_LONG = 62          # a longer win (looked up), or
+EXTERNAL_DRAW = 63          # a draw
 WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
 
 

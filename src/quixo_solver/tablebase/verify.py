@@ -15,7 +15,7 @@ from ..geometry import check_size
 from ..limits import check_threads
 from solverkit.progress import Progress
 from . import files, plan
-from .files import CorruptTableError
+from .errors import CorruptTableError, OldFormatError
 from .probe import MissingTableError
 
 
@@ -43,11 +43,11 @@ class VerifyReport:
         return self.mismatches == 0
 
 
-def _values(directory: Path, size: int, cls: tuple[int, int]) -> np.ndarray:
+def _values(directory: Path, size: int, cls: tuple[int, int], threads: int) -> np.ndarray:
     path = directory / files.table_name(size, *cls)
     if not path.exists():
         raise MissingTableError(f"cannot verify: the table of class {cls} is missing ({path})")
-    return files.load_values(path, (size, *cls))
+    return files.load_values(path, (size, *cls), threads)
 
 
 def built_units(directory: Path, size: int) -> list[plan.Unit]:
@@ -81,10 +81,12 @@ def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
 def _check_class(directory: Path, size: int, a: int, b: int, threads: int) -> ClassCheck:
     positions = class_size(size, a, b)
     try:
-        own = _values(directory, size, (a, b))
-        mirror = own if a == b else _values(directory, size, (b, a))
-        after_blank = (_values(directory, size, (b, a + 1)) if a + b < size * size
+        own = _values(directory, size, (a, b), threads)
+        mirror = own if a == b else _values(directory, size, (b, a), threads)
+        after_blank = (_values(directory, size, (b, a + 1), threads) if a + b < size * size
                        else np.zeros(0, dtype=np.uint16))
+    except OldFormatError:
+        raise
     except CorruptTableError as error:
         return ClassCheck(a, b, positions, entry_count(size, a, b), [], damaged=str(error))
     bad, examples = _verify.verify_class(size, a, b, own, mirror, after_blank, threads)

@@ -1,0 +1,72 @@
+"""What a build starts with, locally or on a cluster: the folder, the units left to solve,
+and a check that the machine (or the cluster) has the memory and disk they need."""
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from solverkit.arrayfile import remove_temporaries
+
+from ..geometry import check_size
+from ..limits import available_memory, whole_number
+from . import files, plan
+from .errors import TablebaseError
+from .pair_solver import is_built
+
+
+class InsufficientResourcesError(TablebaseError):
+    """The machine has less memory or disk than the build needs."""
+
+
+@dataclass
+class BuildReport:
+    size: int
+    directory: Path
+    solved: list[plan.Unit] = field(default_factory=list)
+    skipped: list[plan.Unit] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def check_resources(directory: Path, todo: list[plan.Unit], *,
+                    memory_here: bool = True) -> tuple[int, int]:
+    """(memory, disk) the remaining units need; InsufficientResourcesError if the folder's
+    disk lacks room, or with `memory_here` this machine lacks memory (a cluster build checks
+    its workers' instead)."""
+    memory, disk = plan.memory_bytes(todo), plan.disk_bytes(todo)
+    free_memory = available_memory()
+    free_disk = shutil.disk_usage(directory).free
+    if memory_here and memory > free_memory:
+        raise InsufficientResourcesError(
+            f"this build needs {memory / 2**30:.1f} GiB of memory and {free_memory / 2**30:.1f}"
+            " GiB are available (use --force to try anyway)")
+    if disk > free_disk:
+        raise InsufficientResourcesError(
+            f"this build needs up to {disk / 2**30:.1f} GiB of disk in {directory} and "
+            f"{free_disk / 2**30:.1f} GiB are free (use --force to try anyway)")
+    return memory, disk
+
+
+def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None, *,
+            force: bool, memory_here: bool = True
+            ) -> tuple[Path, BuildReport, list[plan.Unit], set[plan.Unit]]:
+    """What a build (in this process or on a cluster) starts with: the folder, cleared of
+    killed writers' temporary files; the report listing the units already built; the units
+    to solve, in order; and those of them whose files are there but damaged. Refuses a build
+    that lacks memory (with `memory_here`, on this machine) or disk, unless `force`, and a
+    folder holding tables of an older format (files.OldFormatError: convert them first)."""
+    directory = files.folder_to_write(directory)
+    size = check_size(size)
+    if max_blanks is not None:
+        max_blanks = whole_number("max_blanks", max_blanks, 0, size * size)
+    remove_temporaries(directory)
+    units = plan.units(size, max_blanks)
+    report = BuildReport(size, directory)
+    todo = [unit for unit in units if not is_built(directory, unit)]
+    report.skipped = [unit for unit in units if unit not in todo]
+    damaged = {unit for unit in todo if any(
+        (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
+    if not force:
+        check_resources(directory, todo, memory_here=memory_here)
+    return directory, report, todo, damaged
