@@ -224,8 +224,8 @@ def read_header(path: Path, expected: tuple[int, int, int] | None = None) -> Tab
                                 "bytes are not a table's trailer")
     _, _, size, mover_count, opponent_count = HEAD.unpack(head)
     writer = fields[17:20]
-    header = TableHeader(size, mover_count, opponent_count, *fields[:17],
-                         ".".join(map(str, writer)) if any(writer) else None)
+    written_by = ".".join(map(str, writer)) if any(writer) else None
+    header = TableHeader(*(size, mover_count, opponent_count, *fields[:17], written_by))
     if zlib.crc32(head) != header.head_crc:
         raise CorruptTableError(f"{path} has a damaged header (checksum mismatch)")
     if expected is not None:
