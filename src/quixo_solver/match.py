@@ -139,15 +139,9 @@ class EngineSetting:
         command, rest = _split_command(text)
         if command is not None:
             values["cmd"] = command
-        for item in re.split(r"[,\s]+", rest.strip()):
-            if not item:
-                continue
-            key, equals, value = item.partition("=")
-            key = key.strip().lower()
-            if key not in KEYS or not equals:
-                raise MatchError(f"unknown engine setting {clip(item)}: use "
-                                 + ", ".join(f"{k}=..." for k in KEYS))
-            if key in values:
+        for key, value in match_stats.setting_items(rest, KEYS, "engine setting",
+                                                    ", ".join(f"{k}=..." for k in KEYS)):
+            if key in values:            # a second cmd=
                 raise MatchError(f"{key}= is given twice in {clip(text)}")
             if key in ("tables", "weights") and command is not None:
                 option = "--no-tablebase" if key == "tables" else "--weights FILE"

@@ -191,6 +191,25 @@ MAX_SPRT_ELO = 200.0   # beyond, the fixed point below may start where it has no
 SPRT_RESULTS = ("H1 accepted", "H0 accepted", "continue")
 
 
+def setting_items(text: str, keys: tuple[str, ...], what: str,
+                  usage: str) -> list[tuple[str, str]]:
+    """(key, value) of each `key=value` of a setting such as `elo0=0,elo1=10` (separated by
+    commas or spaces; keys in any case): MatchError for an unknown key, a missing `=` or a key
+    given twice."""
+    items: list[tuple[str, str]] = []
+    for item in re.split(r"[,\s]+", text.strip()):
+        if not item:
+            continue
+        key, equals, value = item.partition("=")
+        key = key.strip().lower()
+        if key not in keys or not equals:
+            raise MatchError(f"unknown {what} {clip(item)}: use {usage}")
+        if any(key == seen for seen, _ in items):
+            raise MatchError(f"{key}= is given twice in {clip(text)}")
+        items.append((key, value))
+    return items
+
+
 @dataclass(frozen=True)
 class Sprt:
     """A sequential test of engine A's normalized Elo: H0 `elo0` against H1 `elo1`, with
@@ -221,16 +240,9 @@ class Sprt:
     def parse(cls, text: str) -> "Sprt":
         """`elo0=0,elo1=10,alpha=0.05,beta=0.05` (alpha and beta default to 0.05)."""
         values: dict[str, float] = {}
-        for item in re.split(r"[,\s]+", text.strip()):
-            if not item:
-                continue
-            key, equals, value = item.partition("=")
-            key = key.strip().lower()
-            if key not in SPRT_KEYS or not equals:
-                raise MatchError(f"unknown SPRT setting {clip(item)}: use elo0=..., elo1=..., "
-                                 "alpha=..., beta=... (normalized Elo, pentanomial)")
-            if key in values:
-                raise MatchError(f"{key}= is given twice in {clip(text)}")
+        for key, value in setting_items(text, SPRT_KEYS, "SPRT setting",
+                                        "elo0=..., elo1=..., alpha=..., beta=... (normalized "
+                                        "Elo, pentanomial)"):
             try:
                 values[key] = float(value)
             except ValueError:
