@@ -86,15 +86,16 @@ def frequencies_from_counts(counts: list[list[int]]) -> list[list[int]]:
     return result
 
 
-def contexts(model: Model, codes: list[int], first_index: int) -> list[tuple[int, int]]:
-    """(context, symbol) of each entry of a segment."""
+def context_of(model: Model, first_index: int) -> Callable[[int, list[int]], int]:
+    """The context of entry i of a segment from the buckets of the entries before it: the
+    bucket on its left and, for a split model, the bucket of the entry "above" it (the same
+    arrangement of the row before), each `model.buckets` where there is none."""
     none = model.buckets
     if model.split:
         starts, offsets = rows(model.occupied, model.movers, model.split)
         arrangements = starts[-1]
-    result: list[tuple[int, int]] = []
-    buckets: list[int] = []
-    for i, code in enumerate(codes):
+
+    def context(i: int, buckets: list[int]) -> int:
         left = buckets[i - 1] if i else none
         above = none
         if model.split:
@@ -102,8 +103,19 @@ def contexts(model: Model, codes: list[int], first_index: int) -> list[tuple[int
             run = max(r for r in range(len(offsets)) if starts[r] <= rank)
             if offsets[run] and offsets[run] <= i:
                 above = buckets[i - offsets[run]]
+        return left * (model.buckets + 1) + above
+
+    return context
+
+
+def contexts(model: Model, codes: list[int], first_index: int) -> list[tuple[int, int]]:
+    """(context, symbol) of each entry of a segment."""
+    context = context_of(model, first_index)
+    result: list[tuple[int, int]] = []
+    buckets: list[int] = []
+    for i, code in enumerate(codes):
         symbol = model.symbol_of(code)
-        result.append((left * (model.buckets + 1) + above, symbol))
+        result.append((context(i, buckets), symbol))
         buckets.append(model.bucket(symbol))
     return result
 
@@ -138,10 +150,7 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
     if len(data) < 4:
         raise DamagedSegment("shorter than a start state")
     x, at = int.from_bytes(data[:4], "little"), 4
-    none = model.buckets
-    if model.split:
-        starts, offsets = rows(model.occupied, model.movers, model.split)
-        arrangements = starts[-1]
+    context = context_of(model, first_index)
     codes: list[int] = []
     buckets: list[int] = []
 
@@ -159,14 +168,7 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
         return value
 
     for i in range(count):
-        left = buckets[i - 1] if i else none
-        above = none
-        if model.split:
-            rank = (first_index + i) % arrangements
-            run = max(r for r in range(len(offsets)) if starts[r] <= rank)
-            if offsets[run] and offsets[run] <= i:
-                above = buckets[i - offsets[run]]
-        row = model.frequencies[left * (model.buckets + 1) + above]
+        row = model.frequencies[context(i, buckets)]
         if sum(row) == 0:
             raise DamagedSegment("a context no entry has")
 
