@@ -114,6 +114,45 @@ cdef inline uint32_t find_run(const Model* m, uint64_t rank) noexcept nogil:
     return low
 
 
+cdef struct RowWalk:              # where a segment's entries stand among the rows of a split
+    uint32_t run                   # model: the run of arrangements of the current entry,
+    uint32_t offset                # the distance back to the entry "above" it (0: none),
+    uint64_t rank                  # its arrangement's rank and the end of its run
+    uint64_t run_end
+
+
+cdef inline void row_walk_start(const Model* m, uint64_t first_index,
+                                RowWalk* w) noexcept nogil:
+    w.run = 0
+    w.offset = 0
+    w.rank = 0
+    w.run_end = 0
+    if m.split:
+        w.rank = first_index % m.arrangements
+        w.run = find_run(m, w.rank)
+        w.run_end = m.run_start[w.run + 1]
+        w.offset = m.run_offset[w.run]
+
+
+cdef inline int row_walk_above(const Model* m, RowWalk* w, int i,
+                               const uint8_t* buckets_seen) noexcept nogil:
+    """The bucket of the entry above entry i (m.buckets where there is none), stepping the
+    walk to the next entry: the context's second half, for the coder and the decoder alike."""
+    cdef int above = m.buckets
+    if m.split:
+        if w.rank == w.run_end:
+            w.run += 1
+            if w.run == m.runs:           # the next set of occupied squares
+                w.run = 0
+                w.rank = 0
+            w.run_end = m.run_start[w.run + 1]
+            w.offset = m.run_offset[w.run]
+        if w.offset and w.offset <= <uint32_t>i:
+            above = buckets_seen[i - w.offset]
+        w.rank += 1
+    return above
+
+
 cdef inline int decode_segment(const Model* m, const uint8_t* data, uint64_t length,
                                uint64_t first_index, int count,
                                uint16_t* out) noexcept nogil:
@@ -123,33 +162,18 @@ cdef inline int decode_segment(const Model* m, const uint8_t* data, uint64_t len
     cdef uint8_t buckets_seen[MAX_SEGMENT]
     cdef const uint8_t* end = data + length
     cdef const uint8_t* p = data + 4
-    cdef uint32_t x, slot, entry, run = 0, offset = 0
-    cdef uint64_t rank = 0, run_end = 0
-    cdef int i, symbol, table, left, above, none = m.buckets, width = m.buckets + 1
+    cdef uint32_t x, slot, entry
+    cdef RowWalk walk
+    cdef int i, symbol, table, left, above, width = m.buckets + 1
     cdef int half, code
     if length < 4 or count <= 0 or count > MAX_SEGMENT:
         return DAMAGED_DATA
     x = (<uint32_t>data[0] | <uint32_t>data[1] << 8 | <uint32_t>data[2] << 16
          | <uint32_t>data[3] << 24)
-    if m.split:
-        rank = first_index % m.arrangements
-        run = find_run(m, rank)
-        run_end = m.run_start[run + 1]
-        offset = m.run_offset[run]
-    left = none
+    row_walk_start(m, first_index, &walk)
+    left = m.buckets
     for i in range(count):
-        above = none
-        if m.split:
-            if rank == run_end:
-                run += 1
-                if run == m.runs:           # the next set of occupied squares
-                    run = 0
-                    rank = 0
-                run_end = m.run_start[run + 1]
-                offset = m.run_offset[run]
-            if offset and offset <= <uint32_t>i:
-                above = buckets_seen[i - offset]
-            rank += 1
+        above = row_walk_above(m, &walk, i, buckets_seen)
         table = m.table_of[left * width + above]
         if table == NO_TABLE:
             return DAMAGED_DATA

@@ -252,27 +252,11 @@ cdef inline int _contexts(const Model* m, const uint8_t* code_symbol, const uint
                           uint16_t* contexts) noexcept nogil:
     """Each entry's symbol and context, as the decoder will see them."""
     cdef uint8_t buckets_seen[MAX_SEGMENT]
-    cdef uint32_t run = 0, offset = 0
-    cdef uint64_t rank = 0, run_end = 0
+    cdef RowWalk walk
     cdef int i, left = m.buckets, above, width = m.buckets + 1
-    if m.split:
-        rank = first_index % m.arrangements
-        run = find_run(m, rank)
-        run_end = m.run_start[run + 1]
-        offset = m.run_offset[run]
+    row_walk_start(m, first_index, &walk)
     for i in range(count):
-        above = m.buckets
-        if m.split:
-            if rank == run_end:
-                run += 1
-                if run == m.runs:
-                    run = 0
-                    rank = 0
-                run_end = m.run_start[run + 1]
-                offset = m.run_offset[run]
-            if offset and offset <= <uint32_t>i:
-                above = buckets_seen[i - offset]
-            rank += 1
+        above = row_walk_above(m, &walk, i, buckets_seen)
         contexts[i] = <uint16_t>(left * width + above)
         symbols[i] = code_symbol[codes[i]]
         left = m.bucket_of[symbols[i]]
@@ -406,16 +390,21 @@ def fill_blocks(OrbitClass orbits, values, blocks, int block_entries, int segmen
     for i in prange(chosen.shape[0], nogil=True, schedule="dynamic",
                     num_threads=_threads_for(chosen.shape[0], threads)):
         first = chosen[i] * block_entries
-        count = block_entries if first + block_entries <= total else total - first
+        count = _entries_from(first, block_entries, total)
         segments = (count + segment_entries - 1) // segment_entries
         for s in range(segments):
-            n = segment_entries if (s + 1) * segment_entries <= count else \
-                count - s * segment_entries
+            n = _entries_from(s * segment_entries, segment_entries, count)
             _fill_segment(g, x, masks, &codes[0], first + s * segment_entries, n,
                           <uint16_t>first_code, &out[i, s * segment_entries])
         for j in range(count, block_entries):
             out[i, j] = out[i, count - 1]
     return result
+
+
+cdef inline int _entries_from(uint64_t first, int length, uint64_t total) noexcept nogil:
+    """Entries of the block (or segment) of `length` entries that starts at `first`, of
+    `total`: `length`, or fewer for the last."""
+    return length if first + length <= total else <int>(total - first)
 
 
 cdef inline int _threads_for(Py_ssize_t items, int threads) noexcept nogil:
@@ -447,11 +436,10 @@ def count_filled(CodecModel shape, filled, blocks, uint64_t entries, int block_e
     for i in prange(chosen.shape[0], nogil=True, schedule="dynamic", num_threads=threads):
         thread = threadid()
         first = chosen[i] * block_entries
-        count = block_entries if first + block_entries <= entries else entries - first
+        count = _entries_from(first, block_entries, entries)
         segments = (count + segment_entries - 1) // segment_entries
         for s in range(segments):
-            n = segment_entries if (s + 1) * segment_entries <= count else \
-                count - s * segment_entries
+            n = _entries_from(s * segment_entries, segment_entries, count)
             _count_segment(m, &code_symbol[0], &codes[i, s * segment_entries],
                            first + s * segment_entries, n, &counts[thread, 0])
     return counts_array.sum(axis=0).reshape(contexts, symbols)
