@@ -2,11 +2,11 @@
 position's value, or every value of the class, each block checked before it is used."""
 from cython.parallel cimport prange
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+from .._portable cimport quixo_monotonic_seconds
 from .._rules cimport Geometry, geometry_of, mask_t
 from ._codec cimport CodecModel, DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind
 from ._orbit_index cimport OrbitClass
@@ -154,17 +154,15 @@ cdef class CompressedTable:
         cdef int32_t[::1] codes = codes_array
         cdef int64_t[::1] times = times_array
         cdef const Geometry* g = geometry_of(self.orbits.size)
-        cdef timespec before, after
+        cdef double before = 0
         with nogil:
             for i in range(n):
                 if timed:
-                    clock_gettime(CLOCK_MONOTONIC, &before)
+                    before = quixo_monotonic_seconds()
                 codes[i] = read_position(&self.reader, &self.cache, g, mover_view[i],
                                          opponent_view[i])
                 if timed:
-                    clock_gettime(CLOCK_MONOTONIC, &after)
-                    times[i] = (after.tv_sec - before.tv_sec) * 1000000000 + (
-                        after.tv_nsec - before.tv_nsec)
+                    times[i] = <int64_t>((quixo_monotonic_seconds() - before) * 1e9 + 0.5)
                 if codes[i] == DAMAGED_DATA:
                     break
         if n and np.any(codes_array == DAMAGED_DATA):
