@@ -68,7 +68,9 @@ COMPRESS_HINT = "convert the folder with: quixo tablebase compress --dir FOLDER"
 
 
 @dataclass(frozen=True)
-class TableHeader:
+class ClassCounts:
+    """What every format's header says first: the class, its entries and its raw positions
+    won, drawn and lost."""
     size: int
     mover_count: int
     opponent_count: int
@@ -76,6 +78,10 @@ class TableHeader:
     wins: int
     draws: int
     losses: int
+
+
+@dataclass(frozen=True)
+class TableHeader(ClassCounts):
     longest_plies: int
     longest_win: int               # plies of the longest win, -1 if the class has none
     longest_win_positions: int     # raw positions won in that many plies

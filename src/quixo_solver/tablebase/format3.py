@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ._orbit_index import entry_count
+from .files import ClassCounts
 from .errors import CorruptTableError, TablebaseError
 
 MAGIC = b"QUIXOTB\0"
@@ -27,14 +28,7 @@ ESCAPE = 0xFF
 
 
 @dataclass(frozen=True)
-class Header3:
-    size: int
-    mover_count: int
-    opponent_count: int
-    entries: int
-    wins: int
-    draws: int
-    losses: int
+class Header3(ClassCounts):
     escapes: int
     longest_plies: int
     block_bytes: int
