@@ -3,7 +3,6 @@ say the same, and it is a release number (MAJOR.MINOR.PATCH)."""
 import importlib.metadata
 import re
 
-import pytest
 
 import quixo_solver
 import qwixx_stats
