@@ -45,3 +45,29 @@ autodoc_preserve_defaults = True
 html_theme = "furo"
 html_title = f"quixo-solver {release}"
 html_static_path: list[str] = []
+
+
+def separate_lists(app, what, name, obj, options, lines):
+    """The docstrings are written as plain text, where a list may follow its introducing line
+    directly ("The contract:" then "- ...") and a paragraph may follow the list directly;
+    reStructuredText needs a blank line before and after a list."""
+    result: list[str] = []
+    list_indent = None          # the indent of the list being read, None outside a list
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        is_item = line.lstrip().startswith("- ")
+        if not line.strip():
+            list_indent = None
+        elif is_item and list_indent is None:
+            if result and result[-1].strip():
+                result.append("")
+            list_indent = indent
+        elif list_indent is not None and not is_item and indent <= list_indent:
+            result.append("")   # a paragraph right after the list
+            list_indent = None
+        result.append(line)
+    lines[:] = result
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", separate_lists)

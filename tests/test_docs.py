@@ -6,7 +6,9 @@ Two kinds of fenced code block run:
 - a ``console`` block is a terminal session: each ``$ command`` line runs (``quixo`` and
   ``qwixx`` as this Python's ``-m quixo_solver`` / ``-m qwixx_stats``), and what it prints,
   stdout then stderr, must match the lines below it up to the next ``$`` line; a last line
-  ``[exit status N]`` expects that status, otherwise it must be 0.
+  ``[exit status N]`` expects that status, otherwise it must be 0. A command that ends with
+  ``<<EOF`` reads the lines after it, up to a line ``EOF``, on its standard input (a shell's
+  here-document); otherwise its input is empty.
 Blocks in any other language (``shell``, ``text``, ``json``, ...) are shown, not run: the
 commands that need a cluster, a server or minutes of work are written that way.
 
@@ -72,25 +74,44 @@ def runnable(block: Block) -> bool:
     return block.language == "console"
 
 
-def session_commands(block: Block) -> list[tuple[int, str, str]]:
-    """(line, command, expected output) for each `$ ` line of a console block."""
-    commands: list[tuple[int, str, list[str]]] = []
+@dataclass
+class Command:
+    line: int
+    command: str
+    input: str
+    output: str
+
+
+HERE_DOCUMENT = re.compile(r"\s*<<\s*EOF$")
+
+
+def session_commands(block: Block) -> list[Command]:
+    """Each `$ ` line of a console block with its input (a here-document) and output."""
+    commands: list[Command] = []
+    reading_input = False
     for offset, line in enumerate(block.text.splitlines()):
-        if line.startswith("$ "):
-            commands.append((block.line + offset, line[2:], []))
+        if reading_input:
+            if line == "EOF":
+                reading_input = False
+            else:
+                commands[-1].input += line + "\n"
+        elif line.startswith("$ "):
+            command = HERE_DOCUMENT.sub("", line[2:])
+            reading_input = command != line[2:]
+            commands.append(Command(block.line + offset, command, "", ""))
         elif commands:
-            commands[-1][2].append(line)
+            commands[-1].output += line + "\n"
         elif line.strip():
             raise AssertionError(f"line {block.line + offset}: output before any $ command")
-    return [(line, command, "\n".join(output).rstrip("\n") + "\n")
-            for line, command, output in commands]
+    assert not reading_input, f"line {block.line}: a here-document without its EOF line"
+    return commands
 
 
-def run_command(command: str, folder: Path) -> tuple[str, int]:
-    words = shlex.split(command)
+def run_command(command: Command, folder: Path) -> tuple[str, int]:
+    words = shlex.split(command.command)
     assert words[0] in PROGRAMS, f"the docs run only quixo and qwixx, not {words[0]}"
     completed = subprocess.run([sys.executable, "-m", PROGRAMS[words[0]], *words[1:]],
-                               cwd=folder, capture_output=True, text=True,
+                               cwd=folder, input=command.input, capture_output=True, text=True,
                                timeout=COMMAND_SECONDS, env={**os.environ, "COLUMNS": "100"})
     return completed.stdout + completed.stderr, completed.returncode
 
@@ -98,15 +119,16 @@ def run_command(command: str, folder: Path) -> tuple[str, int]:
 def check_console(block: Block, page: Path, folder: Path) -> list[str]:
     failures = []
     checker = doctest.OutputChecker()
-    for line, command, expected in session_commands(block):
+    for command in session_commands(block):
         want_status = 0
-        lines = expected.rstrip("\n").splitlines()
+        lines = command.output.rstrip("\n").splitlines()
         if lines and EXIT_STATUS.match(lines[-1]):
             want_status = int(EXIT_STATUS.match(lines[-1])[1])
-            expected = "\n".join(lines[:-1]) + "\n"
+            lines = lines[:-1]
+        expected = "\n".join(lines) + "\n"
         output, status = run_command(command, folder)
         if status != want_status or not checker.check_output(expected, output, FLAGS):
-            failures.append(f"{page.name}:{line}: $ {command}\n"
+            failures.append(f"{page.name}:{command.line}: $ {command.command}\n"
                             f"expected (exit status {want_status}):\n{expected}"
                             f"got (exit status {status}):\n{output}")
     return failures
