@@ -190,7 +190,8 @@ def run_page(page: Path, folder: Path) -> tuple[DoctestSummary, list[str]]:
 def test_page_examples(page, tmp_path, monkeypatch, request):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("QUIXO_TABLEBASE_DIR", str(tmp_path / "tables"))
-    if "qwixx" in page.read_text("utf-8"):   # the session's solved tables (conftest.py)
+    if any(runnable(block) and "qwixx" in block.text
+           for block in fenced_blocks(page.read_text("utf-8"))):   # the session's tables
         monkeypatch.setenv("QWIXX_TABLE_DIR", str(request.getfixturevalue("qwixx_table_dir")))
     else:
         monkeypatch.setenv("QWIXX_TABLE_DIR", str(tmp_path / "qwixx"))
