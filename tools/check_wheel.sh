@@ -137,7 +137,7 @@ if [ "$suite" = 0 ]; then
     tests=(tests/test_version.py tests/test_rules_vs_twin.py tests/test_perft.py)
 fi
 step "the tests against the installed wheel: ${tests[*]:-the whole suite} ${one_core[*]}"
-cp -r "$root/tests" "$root/pyproject.toml" "$root/README.md" "$work/run/"
+cp -r "$root/tests" "$root/docs" "$root/pyproject.toml" "$root/README.md" "$work/run/"
 rm -rf "$work/run/tests/__pycache__"
 # no src/ here: `import quixo_solver` can only find the installed wheel
 "${one_core[@]}" "$user/python" -m pytest -q -p no:cacheprovider "${tests[@]}" \

@@ -1,6 +1,6 @@
 """The evaluation's weights as data: what the search kernel scores an unproven position with
 (_heuristic.pxd), per board size, settable from Python (``Solver(weights=...)``), from a file
-(``quixo match --engine-a time=1,weights=FILE``) and tuned by ``benchmarks/tune_weights.py``
+(``quixo match --engine-a time=1,weights=FILE``) and tuned by ``tools/tune_weights.py``
 (the Texel method).
 
 A weights file is JSON:
