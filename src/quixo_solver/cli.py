@@ -312,7 +312,8 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
               f"throughput {throughput:,.0f} entries per core-second ({source})",
               f"critical path: {len(found.critical_path)} pairs, "
               f"{found.critical_seconds / 3600:.2f} h",
-              f"estimated wall time on {args.workers} workers x {args.cores} cores "
+              f"estimated wall time on {_count(args.workers, 'worker')} x "
+              f"{_count(args.cores, 'core')} "
               f"({found.memory_per_worker / gib:.1f} GiB each): "
               f"{found.wall_seconds / 3600:.2f} h"]
     _emit(args, payload, lines)
@@ -379,6 +380,10 @@ def command_serve(args: argparse.Namespace) -> None:
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
     settings = Settings(_directory(args), qwixx, **options)
     serve(settings, args.host, args.port, open_browser=args.open)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def _size(text: str) -> int:
