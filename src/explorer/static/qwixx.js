@@ -63,7 +63,7 @@ function drawSheet(name, text, score, classes = "") {
     const cells = ROW_NUMBERS[colour].map((number) => element(
       "span", {class: "box" + (marks.includes(number) ? " marked" : "")}, number));
     cells.push(element("span", {class: "box lock" + (locked ? " marked" : ""),
-                                title: "lock"}, "\u{1F512}"));
+                                title: "lock"}, "lock"));
     return element("div", {class: `sheet-row row-${colour}` +
                                   (sheet.closed.includes(colour) ? " closed" : ""),
                            "aria-label": `${colour}: ${marks.join(", ") || "no marks"}`}, cells);
