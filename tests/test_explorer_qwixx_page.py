@@ -223,3 +223,35 @@ def test_the_page_works_on_a_390_pixel_phone_screen(server, browser):
     phone(browser, height)
     screenshot(browser, "qwixx-phone", full_page=False)
     assert page_errors(browser) == []
+
+
+def test_advise_me_asks_for_the_served_players_roll(server, browser):
+    """Advise me fills the advice form from the tracked game: the served player's sheet
+    first, the others in turn order after it, the dice, and who rolled."""
+    open_page(browser, server)
+    new = browser.find_element(By.CSS_SELECTOR, "#new-track")
+    Select(new.find_element(By.ID, "track-me")).select_by_value("2")
+    new.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(browser, lambda b: text_of(b, "track-status").startswith("Turn 1: player 1 rolls"))
+    set_dice(browser, "track", "3,4,6,1,2,5")
+    choose(browser, 0, "red")
+    wait(browser, lambda b: "player 1: 7 in red" in text_of(b, "turn-preview"))
+    browser.find_element(By.ID, "play-turn").click()
+    wait(browser, lambda b: text_of(b, "track-status").startswith("Turn 2: player 2 (you)"))
+    set_dice(browser, "track", "1,2,3,4,5,6")
+    browser.find_element(By.ID, "advise-me").click()
+    wait(browser, lambda b: b.find_element(By.ID, "advice").get_attribute("data-rollouts")
+         == "1000", 180)
+    sheets = [browser.find_element(By.ID, f"advice-sheet-{i}").get_attribute("value")
+              for i in range(2)]
+    assert sheets == ["red: yellow: green: blue: penalties:0 closed:",
+                      "red:7 yellow: green: blue: penalties:0 closed:"]
+    assert Select(browser.find_element(By.ID, "advice-roller")).first_selected_option.text \
+        == "you"
+    query = urllib.parse.urlencode({"sheet": sheets[0], "dice": "1,2,3,4,5,6",
+                                    "opponents": sheets[1], "lock_after": "5"})
+    status, _, body = get(f"{server}/api/v1/qwixx/advise?{query}", timeout=180)
+    expected = json.loads(body)
+    assert texts(browser, "#advice li .option") == [option_text(entry, [1, 2])
+                                                    for entry in expected["options"]]
+    assert page_errors(browser) == []
