@@ -2,7 +2,8 @@
 of SPEC "Web", with its errors.
 
 Every answer of the API is the JSON object of the same command line command (built by the
-same function: quixo_solver.answers, qwixx_stats.answers). Errors are JSON `{"error": ...}`
+same function: quixo_solver.answers, qwixx_stats.answers). The Qwixx page's tracker takes a
+POST with a JSON body (qwixx_api.py). Errors are JSON `{"error": ...}`
 with the command line's one-line message: 400 for bad input, 404 for an unknown path or a
 position whose table is not built, 414 for a query longer than 8 KB, 503 with Retry-After when
 every search slot is busy and the queue is full, 503 without it when the server's own tables
@@ -39,7 +40,7 @@ from .arguments import BadRequest, query_values
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
 from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
-from .qwixx_api import QwixxService
+from .qwixx_api import QwixxService, read_json_body
 from .settings import MAX_QUERY_BYTES, Settings
 
 log = logging.getLogger("explorer")
@@ -293,6 +294,11 @@ class Explorer:
     async def qwixx_advise(self, request: Request) -> Response:
         return json_response(await self.qwixx.advise(query_pairs(request), request))
 
+    async def qwixx_track(self, request: Request) -> Response:
+        """The page's tracker (qwixx_api.QwixxService.track): a JSON body, POST."""
+        query_values(query_pairs(request), ())
+        return json_response(self.qwixx.track(await read_json_body(request)))
+
 
 async def not_found(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"no such page or API: {request.url.path[:200]}"}, 404)
@@ -300,7 +306,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"{request.method[:20]} is not allowed here: the API "
-                                   "answers GET"}, 405)
+                                   "answers GET (the Qwixx tracker, POST)"}, 405)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
@@ -336,6 +342,7 @@ def create_app(settings: Settings) -> ASGIApp:
         Route("/api/v1/status", endpoint(explorer.status)),
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
+        Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: method_not_allowed,

@@ -19,16 +19,16 @@ from solverkit.messages import cut_path
 from solverkit.progress import Progress
 from solverkit.version import __version__
 
-from . import probabilities, track
+from . import answers, probabilities, track
 from .errors import QwixxError
 from .game import MAX_PLAYERS, Option
 from .race import RaceTable, race_name
 from .rules import LOCK_RULES, MARKS_TO_LOCK
-from .sheet import Dice, Sheet, game_over
+from .sheet import Dice, Sheet
 from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
 from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
                         table_directory, table_name)
-from .winning import MAX_ROLLOUTS, Advice, Advisor, Estimate
+from .winning import MAX_ROLLOUTS, Advisor
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
@@ -93,17 +93,10 @@ def command_probabilities(args: argparse.Namespace) -> None:
 
 def command_value(args: argparse.Namespace) -> None:
     sheet = parse_sheet(args, args.sheet)
-    value = load_values(args).value(sheet)
-    emit(args, {"sheet": str(sheet), "lock_after": args.lock_after, "expected_score": value},
-         f"{sheet}\nscore now {sheet.score()}, expected final score {value:.4f} "
-         f"(single player, optimal play, lock after {args.lock_after} marks)")
-
-
-def describe(option: Option) -> dict[str, Any]:
-    first, second = option
-    return {"white": first,
-            "colour": None if second is None else {"row": second[0], "number": second[1]},
-            "penalty": first is None and second is None}
+    answer = answers.value_answer(sheet, load_values(args))
+    emit(args, answer, f"{sheet}\nscore now {sheet.score()}, expected final score "
+         f"{answer['expected_score']:.4f} (single player, optimal play, lock after "
+         f"{args.lock_after} marks)")
 
 
 def option_text(option: Option, dice: Dice) -> str:
@@ -114,6 +107,14 @@ def option_text(option: Option, dice: Dice) -> str:
     if second is not None:
         parts.append(f"{second[1]} in {second[0]} (white + {second[0]})")
     return " then ".join(parts) if parts else "no mark: penalty"
+
+
+def entry_text(entry: dict[str, Any], dice: Dice, passive: bool) -> str:
+    """An option of an advise answer as the text lists it."""
+    if passive:
+        row = entry["white"]
+        return f"white sum {dice.white_sum} in {row}" if row else "no mark"
+    return option_text(answers.option_of(entry), dice)
 
 
 def parse_opponents(args: argparse.Namespace) -> list[Sheet]:
@@ -129,75 +130,38 @@ def parse_opponents(args: argparse.Namespace) -> list[Sheet]:
 def command_advise(args: argparse.Namespace) -> None:
     sheet = Sheet.parse(args.sheet, args.lock_after)
     dice = Dice.parse(args.dice)
-    if sheet.is_finished():
-        raise QwixxError(f"the game is over on this sheet ({sheet})")
-    if args.opponents is not None:
-        advise_to_win(args, sheet, dice, parse_opponents(args))
+    opponents = None if args.opponents is None else parse_opponents(args)
+    answers.check_advice(sheet, opponents, args.passive, args.roller)
+    if opponents is not None:
+        advise_to_win(args, sheet, dice, opponents)
         return
-    values = load_values(args)
-    if args.passive:
-        choices = values.passive_options(sheet, dice)
-        options = [{"white": row, "colour": None, "penalty": False, "expected_score": v}
-                   for row, v in choices]
-        lines = [f"{v:9.4f}  " + (f"white sum {dice.white_sum} in {row}" if row else "no mark")
-                 for row, v in choices]
-    else:
-        scored = values.active_options(sheet, dice)
-        options = [dict(describe(option), expected_score=v) for option, v in scored]
-        lines = [f"{v:9.4f}  {option_text(option, dice)}" for option, v in scored]
-    emit(args, {"sheet": str(sheet), "dice": str(dice), "active": not args.passive,
-                "lock_after": args.lock_after, "options": options},
-         f"{sheet}\ndice {dice} ({'non-active' if args.passive else 'active'} player); "
-         "expected final score, best first:\n" + "\n".join(lines))
+    answer = answers.advise_answer(sheet, dice, load_values(args), args.passive)
+    lines = [f"{entry['expected_score']:9.4f}  {entry_text(entry, dice, args.passive)}"
+             for entry in answer["options"]]
+    emit(args, answer, f"{sheet}\ndice {dice} ({'non-active' if args.passive else 'active'} "
+         "player); expected final score, best first:\n" + "\n".join(lines))
 
 
 def advise_to_win(args: argparse.Namespace, sheet: Sheet, dice: Dice,
                   opponents: list[Sheet]) -> None:
-    """advise --opponents: every option by its chance of winning: the race model's estimate
-    (winning.py), and unless --rollouts 0 the chance measured by playing the game on (everyone
-    playing `win`), with its standard error; ranked by the measured chance when there is one.
-    The expected score (single-player optimum) is shown beside."""
-    sheets = [sheet] + opponents
-    if game_over(sheets):
-        raise QwixxError("the game is over on these sheets (a fourth penalty or two closed rows)")
-    if args.roller is not None and not (args.passive and 1 <= args.roller <= len(opponents)):
-        raise QwixxError(f"--roller names the opponent who rolled (1..{len(opponents)}), and "
-                         "only with --passive")
-    active = (args.roller or 1) if args.passive else 0
-    advisor = load_advisor(args)(len(sheets), args.lock_after)
-    advice = (advisor.passive(sheets, 0, dice) if args.passive
-              else advisor.active(sheets, 0, dice))
-    measured: list[tuple[Advice, Optional[Estimate]]] = list(zip(advice, [None] * len(advice)))
-    if args.rollouts:
-        measured = list(advisor.measured(advice, sheets, 0, dice, active, args.rollouts,
-                                         args.seed))
-
-    def text(option: Option) -> str:
-        if args.passive:
-            row = option[0]
-            return f"white sum {dice.white_sum} in {row}" if row else "no mark"
-        return option_text(option, dice)
-    options, lines = [], []
-    for item, estimate in measured:
-        entry = dict(describe(item.option), win_chance=item.win_chance,
-                     race_expected_score=item.race_expected_score,
-                     expected_score=item.expected_score)
-        entry["penalty"] = not args.passive and item.option == (None, None)
+    """advise --opponents: every option by its chance of winning (answers.advise_to_win_answer:
+    the race model's estimate, and unless --rollouts 0 the chance measured by playing the game
+    on, with its standard error), with the expected score (single-player optimum) beside."""
+    advisor = load_advisor(args)(len(opponents) + 1, args.lock_after)
+    answer = answers.advise_to_win_answer(sheet, dice, opponents, advisor, args.passive,
+                                          args.roller, args.rollouts, args.seed)
+    lines = []
+    for entry in answer["options"]:
         sampled = ""
-        if estimate is not None:
-            entry.update(measured_win_chance=estimate.chance,
-                         standard_error=estimate.standard_error)
-            sampled = f"{100 * estimate.chance:7.2f}% +-{100 * estimate.standard_error:5.2f}  "
-        options.append(entry)
-        lines.append(f"{sampled}{100 * item.win_chance:7.2f}%  {item.expected_score:9.4f}  "
-                     f"{text(item.option)}")
+        if "measured_win_chance" in entry:
+            sampled = (f"{100 * entry['measured_win_chance']:7.2f}% "
+                       f"+-{100 * entry['standard_error']:5.2f}  ")
+        lines.append(f"{sampled}{100 * entry['win_chance']:7.2f}%  "
+                     f"{entry['expected_score']:9.4f}  {entry_text(entry, dice, args.passive)}")
     head = ("measured (+- standard error)  " if args.rollouts else "") + (
         "model  expected  (model: the race estimate of the `win` strategy; expected: the "
         "single-player optimum's final score)")
-    emit(args, {"sheet": str(sheet), "dice": str(dice), "active": not args.passive,
-                "lock_after": args.lock_after, "opponents": [str(s) for s in opponents],
-                "roller": active, "rollouts": args.rollouts, "seed": args.seed,
-                "options": options},
+    emit(args, answer,
          f"{sheet}\nagainst {len(opponents)} opponent(s); dice {dice} "
          f"({'non-active' if args.passive else 'active'} player)\n{head}\n" + "\n".join(lines))
 

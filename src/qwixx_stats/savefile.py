@@ -60,29 +60,40 @@ def game_record(game: Game, me: Optional[int]) -> dict[str, Any]:
 
 def save_game(path: Path | str, game: Game, me: Optional[int]) -> None:
     """Write the game atomically (one turn a line, so that the file reads well)."""
+    write_atomically(path, [save_text(game, me).encode("utf-8")])
+
+
+def save_text(game: Game, me: Optional[int]) -> str:
+    """The save file's text, as `save_game` writes it (the explorer's export is this text)."""
     body = game_record(game, me)
     head = ", ".join(f"{json.dumps(key)}: {json.dumps(body[key])}"
                      for key in ("format", "version", "players", "lock_after", "me"))
     turns = ",\n".join(f"  {json.dumps(turn)}" for turn in body["turns"])
     text = (f"{{{head},\n \"turns\": [" + (f"\n{turns}\n ]" if turns else "]")
             + f",\n \"checksum\": {json.dumps(body['checksum'])}}}\n")
-    write_atomically(path, [text.encode("utf-8")])
+    return text
 
 
 def load_game(path: Path | str) -> tuple[Game, Optional[int]]:
     """The game saved in `path`, replayed turn by turn, and its served seat (0-based or None).
     Raises SaveFileError naming the file and the problem."""
     shown = cut_path(path)
-
-    def bad(problem: str) -> NoReturn:
-        raise SaveFileError(f"save file {shown}: {problem}")
-
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SAVE_BYTES + 1)
     except OSError as error:
         raise SaveFileError(f"cannot read the save file {shown}: {error.strerror or error}") \
             from error
+    return read_game(raw, shown)
+
+
+def read_game(raw: bytes, shown: str) -> tuple[Game, Optional[int]]:
+    """The game of a save file's bytes (`shown`: the file's name in messages), checked and
+    replayed as `load_game` does (the explorer's import reads an uploaded file with it)."""
+
+    def bad(problem: str) -> NoReturn:
+        raise SaveFileError(f"save file {shown}: {problem}")
+
     if len(raw) > MAX_SAVE_BYTES:
         bad(f"larger than {MAX_SAVE_BYTES:,} bytes: not a qwixx-track save file")
     try:
