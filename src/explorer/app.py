@@ -16,6 +16,7 @@ reaches a file, whatever its dots and encodings.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import hashlib
@@ -157,12 +158,12 @@ class Explorer:
     """The server's state: one Tablebase, one search pool, the Quixo and Qwixx services, the
     static files."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, quixo_parser: argparse.ArgumentParser) -> None:
         self.settings = settings
         self.tablebase = Tablebase(settings.directory)
         self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
                                settings.hash_mib, retry_after=settings.search_seconds)
-        self.quixo = QuixoService(settings, self.tablebase, self.pool)
+        self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
         self.qwixx = QwixxService(settings, self.pool)
         self.version, self.files, self.pages = load_static()
         # the longest a job may run (then it is stopped): a search at the longest time, and a
@@ -313,9 +314,12 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
-def create_app(settings: Settings) -> ASGIApp:
-    """The explorer's application for `settings` (see the module)."""
-    explorer = Explorer(settings)
+def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASGIApp:
+    """The explorer's application for `settings` (see the module). `quixo_parser` is the
+    `quixo` command line's parser: the API reads its queries as the command line reads its
+    arguments (it is passed in, so that the explorer never imports the command line that
+    starts it)."""
+    explorer = Explorer(settings, quixo_parser)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -18,7 +18,6 @@ from typing import Any, Callable
 
 from quixo_solver import answers
 from quixo_solver.baseboard import BaseBoard
-from quixo_solver.cli import build_parser
 from quixo_solver.search import BaseSolver, SearchResult
 from quixo_solver.search.base import SearchKernel
 from quixo_solver.tablebase import Tablebase
@@ -105,11 +104,12 @@ class Request:
 class QuixoService:
     """The Quixo answers of one server: its tables, its pool, its exact solvers and cache."""
 
-    def __init__(self, settings: Settings, tablebase: Tablebase, pool: SearchPool) -> None:
+    def __init__(self, settings: Settings, tablebase: Tablebase, pool: SearchPool,
+                 command_parser: argparse.ArgumentParser) -> None:
         self.settings = settings
         self.tablebase = tablebase
         self.pool = pool
-        self.parser = build_parser()
+        self.parser = command_parser     # the quixo command line's, which starts the server
         self.exact = {variant.name: tables_only_solver(variant, tablebase)
                       for variant in VARIANTS}
         self.cache = AnswerCache(settings.cache_entries)

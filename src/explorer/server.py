@@ -7,6 +7,7 @@ every answer on those boards is exact, as `quixo solve` does on first use.
 """
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import sys
 import threading
@@ -58,9 +59,9 @@ def build_small_tables(settings: Settings) -> None:
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
-          open_browser: bool = False) -> None:
-    """Run the explorer until interrupted."""
+def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str = "127.0.0.1",
+          port: int = 8000, open_browser: bool = False) -> None:
+    """Run the explorer until interrupted (`quixo_parser`: see app.create_app)."""
     import uvicorn
 
     from .app import create_app
@@ -70,7 +71,7 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000,
         print(warning, file=sys.stderr)
     if settings.build_small_tables:
         build_small_tables(settings)
-    app = create_app(settings)
+    app = create_app(settings, quixo_parser)
     url = url_of("127.0.0.1" if host in ("0.0.0.0", "::") else host, port)
     print(f"quixo serve: the explorer is at {url} (Ctrl-C stops it)", file=sys.stderr)
     if open_browser:

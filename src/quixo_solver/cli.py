@@ -379,7 +379,7 @@ def command_serve(args: argparse.Namespace) -> None:
             options[name] = getattr(args, option)
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
     settings = Settings(_directory(args), qwixx, **options)
-    serve(settings, args.host, args.port, open_browser=args.open)
+    serve(settings, build_parser(), args.host, args.port, open_browser=args.open)
 
 
 def _count(number: int, noun: str) -> str:
