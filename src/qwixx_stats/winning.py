@@ -38,7 +38,7 @@ from . import _simulate
 from .errors import GameError
 from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
                    colour_marks, colour_sum_problem, white_sum_rows)
-from .race import NODES, SAME_CHANCE, WEIGHTS, RaceTable, win_chance
+from .race import SAME_CHANCE, RaceTable, win_chance
 from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, position
 
 MAX_ROLLOUTS = 10 ** 7
@@ -67,7 +67,8 @@ def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[fl
     own = race.outlook(mine)
     if mine.is_finished():
         return _final_share(mine, others), own.mean
-    return win_chance(own, [race.outlook(sheet) for sheet in others]), own.mean
+    return (win_chance(own, [race.outlook(sheet) for sheet in others], race.correlation),
+            own.mean)
 
 
 def _better(chance: float, mean: float, best: tuple[float, float]) -> bool:
@@ -304,8 +305,7 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
                        race.lock_after, last, marks, locked, penalties, closed, active,
                        np.array(dice, dtype=np.intc), seat,
                        -1 if first is None else COLOURS.index(first), row, box, seed, shares,
-                       race_mean=race.mean, race_second=race.second, nodes=NODES,
-                       weights=WEIGHTS)
+                       **race.kernel_arrays())
     spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
