@@ -16,7 +16,9 @@ def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], fir
              nodes: npt.NDArray[np.float64] | None = ...,
              weights: npt.NDArray[np.float64] | None = ...,
              correlation: float = ...,
-             heuristic: npt.NDArray[np.float64] | None = ...) -> None: ...
+             heuristic: npt.NDArray[np.float64] | None = ...,
+             race_late_mean: npt.NDArray[np.float64] | None = ...,
+             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...
 
 def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              future: npt.NDArray[np.float64], lock_after: int, last: npt.NDArray[np.intc],
@@ -29,4 +31,6 @@ def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              nodes: npt.NDArray[np.float64] | None = ...,
              weights: npt.NDArray[np.float64] | None = ...,
              correlation: float = ...,
-             heuristic: npt.NDArray[np.float64] | None = ...) -> None: ...
+             heuristic: npt.NDArray[np.float64] | None = ...,
+             race_late_mean: npt.NDArray[np.float64] | None = ...,
+             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...

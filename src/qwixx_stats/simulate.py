@@ -41,9 +41,7 @@ MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
 STRATEGY_HELP = ("win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), random, "
-                 "or the heuristics from outside the project: weighted (a weighted sheet "
-                 "evaluation, tuned) and scored (a score per move, tuned) "
-                 "('optimal' is the former name of max-score)")
+                 "weighted or scored (tuned outside heuristics) ('optimal': max-score)")
 ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
 Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
 ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2

@@ -18,8 +18,9 @@ or lost whatever happens) go to the higher expected score; then to the first in 
 game.active_options. The active player plans both actions at once, then decides action 2
 again once action 1 is resolved for everyone (others' locks may have closed a row).
 
-The estimate is a model, not a proof: it takes the players as independent and the game's
-length as a fixed hazard, so `win` is measured (benchmarks/qwixx_win.py) against the other
+The estimate is a model, not a proof: it takes the game's length as a fixed hazard and joins
+the players only through one correlation of their points to come (race.CORRELATION: the game's
+length is shared; measured, issue 24), so `win` is measured (benchmarks/qwixx_win.py) against the other
 strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active, win_passive,
 win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
 """
