@@ -58,17 +58,18 @@ def test_race_outlook_of_the_empty_sheet(qwixx_race2):
 
 
 def test_win_chance_against_one_and_several():
+    # the independent model (correlation 0); the correlated one: test_qwixx_heuristics.py
     me, other = Outlook(60.0, 100.0), Outlook(50.0, 44.0)
-    assert win_chance(me, [other]) == pytest.approx(0.5 * math.erfc(-10 / 12 / math.sqrt(2)))
-    assert win_chance(Outlook(50, 0), [Outlook(50, 0)]) == 0.5
-    assert win_chance(Outlook(51, 0), [Outlook(50, 0), Outlook(49, 0)]) == 1.0
+    assert win_chance(me, [other], 0.0) == pytest.approx(0.5 * math.erfc(-10 / 12 / math.sqrt(2)))
+    assert win_chance(Outlook(50, 0), [Outlook(50, 0)], 0.0) == 0.5
+    assert win_chance(Outlook(51, 0), [Outlook(50, 0), Outlook(49, 0)], 0.0) == 1.0
     # several opponents by quadrature: equal players share the chance
-    three = win_chance(Outlook(50, 100), [Outlook(50, 100), Outlook(50, 100)])
+    three = win_chance(Outlook(50, 100), [Outlook(50, 100), Outlook(50, 100)], 0.0)
     assert three == pytest.approx(1 / 3, abs=1e-6)
     # against independent opponents, below the chance of beating each one
-    chance = win_chance(Outlook(55, 80), [Outlook(50, 60), Outlook(52, 90)])
-    assert chance < min(win_chance(Outlook(55, 80), [Outlook(50, 60)]),
-                        win_chance(Outlook(55, 80), [Outlook(52, 90)]))
+    chance = win_chance(Outlook(55, 80), [Outlook(50, 60), Outlook(52, 90)], 0.0)
+    assert chance < min(win_chance(Outlook(55, 80), [Outlook(50, 60)], 0.0),
+                        win_chance(Outlook(55, 80), [Outlook(52, 90)], 0.0))
     assert len(NODES) == len(WEIGHTS) and sum(WEIGHTS) == pytest.approx(1.0)
 
 

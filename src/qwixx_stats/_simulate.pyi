@@ -4,6 +4,8 @@ import numpy.typing as npt
 STRATEGY_CODES: dict[str, int]
 ENDINGS: dict[str, int]
 RULES: dict[str, int | tuple[int, int]]
+HEURISTIC_WEIGHT_COUNT: int
+ENDING_VALUE: float
 
 def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], first_game: int,
              games: int, seed: int, future: npt.NDArray[np.float64],
@@ -12,7 +14,11 @@ def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], fir
              race_mean: npt.NDArray[np.float64] | None = ...,
              race_second: npt.NDArray[np.float64] | None = ...,
              nodes: npt.NDArray[np.float64] | None = ...,
-             weights: npt.NDArray[np.float64] | None = ...) -> None: ...
+             weights: npt.NDArray[np.float64] | None = ...,
+             correlation: float = ...,
+             heuristic: npt.NDArray[np.float64] | None = ...,
+             race_late_mean: npt.NDArray[np.float64] | None = ...,
+             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...
 
 def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              future: npt.NDArray[np.float64], lock_after: int, last: npt.NDArray[np.intc],
@@ -23,4 +29,8 @@ def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              race_mean: npt.NDArray[np.float64] | None = ...,
              race_second: npt.NDArray[np.float64] | None = ...,
              nodes: npt.NDArray[np.float64] | None = ...,
-             weights: npt.NDArray[np.float64] | None = ...) -> None: ...
+             weights: npt.NDArray[np.float64] | None = ...,
+             correlation: float = ...,
+             heuristic: npt.NDArray[np.float64] | None = ...,
+             race_late_mean: npt.NDArray[np.float64] | None = ...,
+             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...

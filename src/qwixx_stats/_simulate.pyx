@@ -11,7 +11,10 @@ Seats rotate: in game g the strategy listed at entry e sits at seat (e + g) mod 
 rotation is on, so every strategy plays every seat equally often over `players` games.
 
 The `win` strategy (its method: winning.py) rates each option by the race estimate of
-_race.pxd on the sheets of every player, after the option.
+_race.pxd on the sheets of every player, after the option. The two heuristics from outside the
+project's family, `weighted` and `scored` (their method and sources: heuristics.py), rate each
+option the same way (the sheet before and after it, and the exact result of a choice that ends
+the game) with a weighted formula instead: one decision routine serves all three (a `Judge`).
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
@@ -33,11 +36,17 @@ cdef enum:
     CAUTIOUS = 2
     RANDOM = 3
     WIN = 4
+    WEIGHTED = 5
+    SCORED = 6
+    HEURISTIC_WEIGHTS = 8    # weights of one heuristic player (heuristics.py)
+    ENDING_POINTS = 1000     # heuristics.ENDING_VALUE: a game-ending choice, won (+) or lost (-)
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
 STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
-                  "random": RANDOM, "win": WIN}
+                  "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED}
+HEURISTIC_WEIGHT_COUNT = HEURISTIC_WEIGHTS
+ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
 RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
 
@@ -361,13 +370,32 @@ cdef inline Outlook outlook(const RaceModel* race, const Sheet* sheet, int close
     index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
                         row_state(sheet, closed, 2), row_state(sheet, closed, 3))
     index = index * PENALTY_STATES + sheet.penalties
-    mean = race.mean[index]
-    second = race.second[index]
+    if closed != 0 and race.late_mean != NULL:
+        mean = race.late_mean[index]
+        second = race.late_second[index]
+    else:
+        mean = race.mean[index]
+        second = race.second[index]
     result.mean += mean
     result.variance = second - mean * mean
     if result.variance < 0.0:
         result.variance = 0.0
     return result
+
+
+cdef double final_share(const Sheet* sheets, int players, int me,
+                        const Sheet* mine) noexcept nogil:
+    """The share of a game that is over for player `me` with `mine` as its sheet: 1 for the
+    top score, 1/k for a tie of k at the top, else 0."""
+    cdef int j, level = 1, own_score = score(mine)
+    for j in range(players):
+        if j == me:
+            continue
+        if score(&sheets[j]) > own_score:
+            return 0.0
+        if score(&sheets[j]) == own_score:
+            level += 1
+    return 1.0 / level
 
 
 cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, int me,
@@ -377,23 +405,80 @@ cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, i
     scored exactly: 1 for the top score, 1/k for a tie of k at the top, else 0."""
     cdef Outlook others[MAX_PLAYERS]
     cdef Outlook own = outlook(race, mine, closed)
-    cdef int j, count = 0, level = 1, own_score
+    cdef int j, count = 0
     mean[0] = own.mean
     if game_ends(mine.penalties, closed_count(closed)):
-        own_score = score(mine)
-        for j in range(players):
-            if j == me:
-                continue
-            if score(&sheets[j]) > own_score:
-                return 0.0
-            if score(&sheets[j]) == own_score:
-                level += 1
-        return 1.0 / level
+        return final_share(sheets, players, me, mine)
     for j in range(players):
         if j != me:
             others[count] = outlook(race, &sheets[j], closed)
             count += 1
     return win_chance(own, others, count, race)
+
+
+# -- the heuristics from outside the project (heuristics.py, the twin) ----------------------
+cdef inline double weighted_features(const double* w, const Sheet* sheet,
+                                     int closed) noexcept nogil:
+    """heuristics.weighted_features: the weighted sheet evaluation."""
+    cdef double total = 0.0, m, k, p
+    cdef int row, lockable = 0
+    for row in range(ROWS):
+        m = sheet.marks[row] + sheet.locked[row]
+        k = sheet.last[row] + 1 - sheet.marks[row]
+        total += w[0] * m + w[1] * m * m + w[2] * k + w[3] * k * k + w[4] * m * k
+        if not (closed & (1 << row)) and sheet.marks[row] >= sheet.lock_after:
+            lockable += 1
+    p = sheet.penalties
+    total += w[5] * p + w[6] * p * p + w[7] * lockable
+    return total
+
+
+cdef inline int sum_ways(int box) noexcept nogil:
+    """The rolls of two dice (of 36) whose sum is the number in `box` (either row order)."""
+    return 6 - (box - 5 if box >= 5 else 5 - box)
+
+
+cdef inline double scored_change(const double* w, const Sheet* before,
+                                 const Sheet* after) noexcept nogil:
+    """heuristics.scored_change: the sum of the move scores of the rows an option marks, and
+    its penalty."""
+    cdef double total = 0.0, gap, likelihood
+    cdef int row, box, ways
+    for row in range(ROWS):
+        if after.marks[row] == before.marks[row]:
+            continue
+        gap = after.last[row] - before.last[row] - (after.marks[row] - before.marks[row])
+        ways = 0
+        for box in range(before.last[row] + 1, after.last[row]):
+            ways += sum_ways(box)
+        likelihood = ways / 36.0
+        total += (w[0] + w[1] * gap + w[2] * gap * gap + w[3] * before.marks[row]
+                  + w[4] * after.last[row] + w[5] * likelihood + w[6] * after.locked[row])
+    total += w[7] * (after.penalties - before.penalties)
+    return total
+
+
+ctypedef struct Judge:       # how a player of the judged family rates a choice
+    int strategy             # WIN, WEIGHTED or SCORED
+    const RaceModel* race    # WIN
+    const double* weights    # WEIGHTED, SCORED: HEURISTIC_WEIGHTS numbers
+
+
+cdef double choice_value(const Judge* judge, const Sheet* sheets, int players, int me,
+                         const Sheet* mine, int closed, double* mean) noexcept nogil:
+    """What the player `me` makes of having `mine` as its sheet after a choice (sheets[me] is
+    its sheet before it), `closed` the closed rows: the race chance for `win`, the weighted
+    value for the heuristics (mean[0] = 0; a game-ending choice: ENDING_VALUE times the
+    share minus half of it)."""
+    if judge.strategy == WIN:
+        return win_value(judge.race, sheets, players, me, mine, closed, mean)
+    mean[0] = 0.0
+    if game_ends(mine.penalties, closed_count(closed)):
+        return ENDING_POINTS * final_share(sheets, players, me, mine) - ENDING_POINTS / 2.0
+    if judge.strategy == WEIGHTED:
+        return (weighted_features(judge.weights, mine, closed)
+                - weighted_features(judge.weights, &sheets[me], closed))
+    return scored_change(judge.weights, &sheets[me], mine)
 
 
 cdef inline bint better(double chance, double mean, double best_chance,
@@ -404,47 +489,47 @@ cdef inline bint better(double chance, double mean, double best_chance,
     return chance >= best_chance - SAME_CHANCE and mean > best_mean
 
 
-cdef void win_active(const RaceModel* race, const Sheet* sheets, int players, int me,
-                     int closed, const int* dice, Option* chosen) noexcept nogil:
+cdef void judged_active(const Judge* judge, const Sheet* sheets, int players, int me,
+                        int closed, const int* dice, Option* chosen) noexcept nogil:
     cdef Option options[MAX_OPTIONS]
     cdef int count = active_options(&sheets[me], closed, dice, options), i, best = 0
     cdef double chance, mean, best_chance = -1.0, best_mean = 0.0
     cdef Sheet after
     for i in range(count):
         after = sheets[me]
-        chance = win_value(race, sheets, players, me, &after,
-                           apply_option(&after, closed, &options[i]), &mean)
+        chance = choice_value(judge, sheets, players, me, &after,
+                              apply_option(&after, closed, &options[i]), &mean)
         if i == 0 or better(chance, mean, best_chance, best_mean):
             best, best_chance, best_mean = i, chance, mean
     chosen[0] = options[best]
 
 
-cdef int win_passive(const RaceModel* race, const Sheet* sheets, int players, int me,
-                     int closed, const int* dice) noexcept nogil:
+cdef int judged_passive(const Judge* judge, const Sheet* sheets, int players, int me,
+                        int closed, const int* dice) noexcept nogil:
     cdef int row, box, best = NO_ROW, total = dice[0] + dice[1]
     cdef double chance, mean, best_chance, best_mean
     cdef Sheet after = sheets[me]
-    best_chance = win_value(race, sheets, players, me, &after, closed, &best_mean)
+    best_chance = choice_value(judge, sheets, players, me, &after, closed, &best_mean)
     for row in range(ROWS):
         box = box_of(row, total)
         if can_mark(&sheets[me], closed, row, box):
             after = sheets[me]
-            chance = win_value(race, sheets, players, me, &after,
-                               mark(&after, closed, row, box), &mean)
+            chance = choice_value(judge, sheets, players, me, &after,
+                                  mark(&after, closed, row, box), &mean)
             if better(chance, mean, best_chance, best_mean):
                 best, best_chance, best_mean = row, chance, mean
     return best
 
 
-cdef int win_second(const RaceModel* race, const Sheet* sheets, int players, int me,
-                    int closed, const int* dice, bint marked_first,
-                    int* chosen_box) noexcept nogil:
+cdef int judged_second(const Judge* judge, const Sheet* sheets, int players, int me,
+                       int closed, const int* dice, bint marked_first,
+                       int* chosen_box) noexcept nogil:
     cdef int row, white, box, best = NO_ROW, best_box = 0
     cdef double chance, mean, best_chance, best_mean
     cdef Sheet after = sheets[me]
     if not marked_first:
         after.penalties += 1
-    best_chance = win_value(race, sheets, players, me, &after, closed, &best_mean)
+    best_chance = choice_value(judge, sheets, players, me, &after, closed, &best_mean)
     for row in range(ROWS):
         for white in range(2):
             if white == 1 and dice[1] == dice[0]:
@@ -452,8 +537,8 @@ cdef int win_second(const RaceModel* race, const Sheet* sheets, int players, int
             box = box_of(row, dice[white] + dice[2 + row])
             if can_mark(&sheets[me], closed, row, box):
                 after = sheets[me]
-                chance = win_value(race, sheets, players, me, &after,
-                                   mark(&after, closed, row, box), &mean)
+                chance = choice_value(judge, sheets, players, me, &after,
+                                      mark(&after, closed, row, box), &mean)
                 if better(chance, mean, best_chance, best_mean):
                     best, best_box, best_chance, best_mean = row, box, chance, mean
     chosen_box[0] = best_box
@@ -473,6 +558,19 @@ ctypedef struct Seats:     # who plays what, seat by seat, and the tables they n
     const int* limits
     const double* future
     const RaceModel* race
+    const double* heuristic    # HEURISTIC_WEIGHTS numbers per seat (weighted, scored)
+
+
+cdef inline bint is_judged(int strategy) noexcept nogil:
+    return strategy == WIN or strategy == WEIGHTED or strategy == SCORED
+
+
+cdef inline Judge judge_of(const Seats* seats, int seat) noexcept nogil:
+    cdef Judge judge
+    judge.strategy = seats.strategies[seat]
+    judge.race = seats.race
+    judge.weights = seats.heuristic + seat * HEURISTIC_WEIGHTS
+    return judge
 
 
 cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
@@ -480,11 +578,13 @@ cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
     """A player's action 1 (the active one's from its whole plan): a row or NO_ROW."""
     cdef Option plan
     cdef int strategy = seats.strategies[seat]
-    if strategy == WIN:
+    cdef Judge judge
+    if is_judged(strategy):
+        judge = judge_of(seats, seat)
         if seat == table.active:
-            win_active(seats.race, table.sheets, table.players, seat, table.closed, dice, &plan)
+            judged_active(&judge, table.sheets, table.players, seat, table.closed, dice, &plan)
             return plan.first
-        return win_passive(seats.race, table.sheets, table.players, seat, table.closed, dice)
+        return judged_passive(&judge, table.sheets, table.players, seat, table.closed, dice)
     if seat == table.active:
         choose_active(strategy, seats.limits[seat], &table.sheets[seat], table.closed, dice,
                       seats.future, stream, &plan)
@@ -503,6 +603,7 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     cdef int firsts[MAX_PLAYERS]
     cdef int closed_after, i, second, box = 0, active = table.active
     cdef bint marked
+    cdef Judge judge
     # action 1: decided by everyone on the sheets as they are, then applied together
     for i in range(table.players):
         firsts[i] = (forced_first if i == forced_seat
@@ -520,9 +621,10 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     if active == forced_seat and (forced_second == NO_ROW or can_mark(
             &table.sheets[active], table.closed, forced_second, forced_box)):
         second, box = forced_second, forced_box
-    elif seats.strategies[active] == WIN:
-        second = win_second(seats.race, table.sheets, table.players, active, table.closed,
-                            dice, marked, &box)
+    elif is_judged(seats.strategies[active]):
+        judge = judge_of(seats, active)
+        second = judged_second(&judge, table.sheets, table.players, active, table.closed,
+                               dice, marked, &box)
     else:
         second = choose_second(seats.strategies[active], seats.limits[active],
                                &table.sheets[active], table.closed, dice, marked, seats.future,
@@ -549,14 +651,15 @@ cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept no
 
 
 cdef int play_game(int players, const int* strategies, const int* limits, const double* future,
-                   const RaceModel* race, int lock_after, uint64_t stream, int* scores,
-                   int* ending) noexcept nogil:
+                   const RaceModel* race, const double* heuristic, int lock_after,
+                   uint64_t stream, int* scores, int* ending) noexcept nogil:
     """Play one game, strategies[i] at seat i; scores[i] gets seat i's final score and
     ending[0] how the game ended; returns the number of turns."""
     cdef Table table
     cdef Seats seats
     cdef int i, row, turns
     seats.strategies, seats.limits, seats.future, seats.race = strategies, limits, future, race
+    seats.heuristic = heuristic
     table.players, table.closed, table.active = players, 0, 0
     for i in range(players):
         for row in range(ROWS):
@@ -587,19 +690,24 @@ cdef double share_of(const Table* table, int seat) noexcept nogil:
 
 
 cdef int play_rotated(int players, const int* strategies, const int* limits,
-                      const double* future, const RaceModel* race, int lock_after, int rotation,
-                      uint64_t stream, int* scores, int* ending) noexcept nogil:
+                      const double* future, const RaceModel* race, const double* heuristic,
+                      int lock_after, int rotation, uint64_t stream, int* scores,
+                      int* ending) noexcept nogil:
     """One game with the strategy of entry e at seat (e + rotation) mod players; scores[e]
     gets entry e's score."""
     cdef int seat_strategies[MAX_PLAYERS]
     cdef int seat_limits[MAX_PLAYERS]
+    cdef double seat_heuristic[MAX_PLAYERS * HEURISTIC_WEIGHTS]
     cdef int seat_scores[MAX_PLAYERS]
-    cdef int entry, seat, turns
+    cdef int entry, seat, turns, k
     for entry in range(players):
         seat = (entry + rotation) % players
         seat_strategies[seat] = strategies[entry]
         seat_limits[seat] = limits[entry]
-    turns = play_game(players, seat_strategies, seat_limits, future, race, lock_after, stream,
+        for k in range(HEURISTIC_WEIGHTS):
+            seat_heuristic[seat * HEURISTIC_WEIGHTS + k] = heuristic[entry * HEURISTIC_WEIGHTS + k]
+    turns = play_game(players, seat_strategies, seat_limits, future, race, seat_heuristic,
+                      lock_after, stream,
                       seat_scores, ending)
     for entry in range(players):
         scores[entry] = seat_scores[(entry + rotation) % players]
@@ -611,14 +719,17 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
              int closed, int active, int[::1] dice, int seat, int first, int second,
              int second_box, uint64_t seed, double[::1] shares, *,
              double[:, ::1] race_mean=None, double[:, ::1] race_second=None,
-             double[::1] nodes=None, double[::1] weights=None):
+             double[::1] nodes=None, double[::1] weights=None, double correlation=0.0,
+             double[:, ::1] heuristic=None, double[:, ::1] race_late_mean=None,
+             double[:, ::1] race_late_second=None):
     """Play on a game from the middle of a turn, shares.shape[0] times: the sheets (last box,
     marked numbers, locked flag per row, penalties), the closed rows and the active seat
     describe the table before this turn's roll `dice`; the player at `seat` plays action 1
     `first` (a row or -1) and, when active, action 2 (`second`, `second_box`) if still legal;
     everyone else, and everything after, is played by `strategies`. Rollout k draws its rolls
     from game_stream(seed, k); shares[k] gets the player's share of that game (1, 1/k for a
-    tie at the top, 0)."""
+    tie at the top, 0). `heuristic` (players x HEURISTIC_WEIGHT_COUNT) holds the weights of
+    weighted and scored players (seat by seat), `correlation` the race model's rho."""
     cdef int players = strategies.shape[0], i, row
     cdef long count = shares.shape[0], k, begin, end
     cdef Table start, table
@@ -636,9 +747,12 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
     if not (0 <= active < players and 0 <= seat < players and 0 <= closed < 16
             and -1 <= first < ROWS and -1 <= second < ROWS and is_lock_rule(lock_after)):
         raise ValueError("seat, active, closed rows or decisions out of range")
-    race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
+    race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
+                       race_late_mean, race_late_second)
+    heuristic = _heuristic_weights(strategies, heuristic)
     seats.strategies, seats.limits, seats.future, seats.race = (
         &strategies[0], &limits[0], &future[0, 0], &race)
+    seats.heuristic = &heuristic[0, 0]
     start.players, start.closed, start.active = players, closed, active
     for i in range(players):
         for row in range(ROWS):
@@ -662,9 +776,25 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
 
 
+cdef double[:, ::1] _heuristic_weights(int[::1] strategies, double[:, ::1] heuristic):
+    """The heuristic players' weights, one row per entry (zeros when nobody needs them)."""
+    cdef int i
+    if heuristic is None:
+        for i in range(strategies.shape[0]):
+            if strategies[i] == WEIGHTED or strategies[i] == SCORED:
+                raise ValueError("weighted and scored players need their weights")
+        import numpy
+        return numpy.zeros((strategies.shape[0], HEURISTIC_WEIGHTS))
+    if heuristic.shape[0] != strategies.shape[0] or heuristic.shape[1] != HEURISTIC_WEIGHTS:
+        raise ValueError(f"heuristic weights must be (players, {HEURISTIC_WEIGHTS})")
+    return heuristic
+
+
 cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
                            double[:, ::1] race_mean, double[:, ::1] race_second,
-                           double[::1] nodes, double[::1] weights) except *:
+                           double[::1] nodes, double[::1] weights,
+                           double correlation, double[:, ::1] late_mean,
+                           double[:, ::1] late_second) except *:
     """Check the strategy codes and the tables they need; the race model of the win players
     (empty when there are none)."""
     cdef RaceModel race
@@ -673,7 +803,7 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     if future.shape[1] != PENALTY_STATES:
         raise ValueError(f"future must have {PENALTY_STATES} columns")
     for i in range(strategies.shape[0]):
-        if not 0 <= strategies[i] <= WIN:
+        if not 0 <= strategies[i] <= SCORED:
             raise ValueError("unknown strategy code")
         if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
             raise ValueError("max-score players need the whole single-player table")
@@ -683,6 +813,11 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     race.nodes = NULL
     race.weights = NULL
     race.node_count = 0
+    race.late_mean = NULL
+    race.late_second = NULL
+    if not 0.0 <= correlation < 1.0:
+        raise ValueError("the race model's correlation must be 0 <= rho < 1")
+    race.correlation = correlation
     if wins:
         if (race_mean is None or race_second is None or nodes is None or weights is None
                 or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != PENALTY_STATES
@@ -695,23 +830,36 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
         race.nodes = &nodes[0]
         race.weights = &weights[0]
         race.node_count = nodes.shape[0]
+        if late_mean is not None or late_second is not None:
+            if (late_mean is None or late_second is None
+                    or late_mean.shape[0] != SHEET_STATES
+                    or late_mean.shape[1] != PENALTY_STATES
+                    or late_second.shape[0] != SHEET_STATES
+                    or late_second.shape[1] != PENALTY_STATES):
+                raise ValueError("the late race tables must both be given, like the others")
+            race.late_mean = &late_mean[0, 0]
+            race.late_second = &late_second[0, 0]
     return race
 
 
 def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, uint64_t seed,
              double[:, ::1] future, int[:, ::1] scores, int[::1] turns, int[::1] endings, *,
              int lock_after=5, bint rotate=True, double[:, ::1] race_mean=None,
-             double[:, ::1] race_second=None, double[::1] nodes=None, double[::1] weights=None):
+             double[:, ::1] race_second=None, double[::1] nodes=None, double[::1] weights=None,
+             double correlation=0.0, double[:, ::1] heuristic=None,
+             double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None):
     """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, e] gets
     the score of the strategy listed at entry e in the g-th game, turns[g] its turns and
     endings[g] how it ended (ENDINGS). `future` is the single-player table (used by max-score
     players only; pass a (1, 4) dummy otherwise); the race_* tables and the quadrature (nodes,
-    weights) are used by win players only. With `rotate`, game number n (counted in the whole
-    series) seats entry e at (e + n) mod players. Runs CHUNK games at a time and checks for
+    weights) and `correlation` by win players only, `heuristic` (one row of
+    HEURISTIC_WEIGHT_COUNT weights per entry) by weighted and scored players. With `rotate`,
+    game number n (counted in the whole series) seats entry e at (e + n) mod players. Runs CHUNK games at a time and checks for
     signals in between, so Ctrl-C raises KeyboardInterrupt promptly."""
     cdef int players = strategies.shape[0]
     cdef long game, start, stop
     cdef const double* values = &future[0, 0]
+    cdef const double* seat_weights
     cdef RaceModel race
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"1..{MAX_PLAYERS} players")
@@ -724,13 +872,16 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
         raise ValueError("one limit per strategy")
     if not is_lock_rule(lock_after):
         raise ValueError("lock_after must be 5 or 4")
-    race = _race_model(strategies, future, race_mean, race_second, nodes, weights)
+    race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
+                       race_late_mean, race_late_second)
+    heuristic = _heuristic_weights(strategies, heuristic)
+    seat_weights = &heuristic[0, 0]
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
         with nogil:
             for game in prange(start, stop, schedule="dynamic", chunksize=64):
                 turns[game] = play_rotated(
-                    players, &strategies[0], &limits[0], values, &race, lock_after,
+                    players, &strategies[0], &limits[0], values, &race, seat_weights, lock_after,
                     <int>((first_game + game) % players) if rotate else 0,
                     game_stream(seed, first_game + game), &scores[game, 0], &endings[game])
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C

@@ -19,14 +19,18 @@ did best for every number of players, 1.0 lost to cautious:2): it is part of the
 identity (a change of it changes RACE_VERSION).
 
 `win_chance` turns the outlooks of every player into the chance of finishing first (the twin of
-the kernel in _race.pxd): normal final scores, independent players.
+the kernel in _race.pxd): normal final scores whose points still to come are correlated with
+rho = CORRELATION between any two players, because the game's length is shared: a long game
+gives everyone more points, a short one less (issue 24: rho was measured like q, on tuning
+seeds kept apart from the measuring seeds of benchmarks/qwixx_win.py). rho changes only how
+the table is read, not the table: it is an attribute of RaceTable, not part of the file.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import numpy as np
 
@@ -43,6 +47,7 @@ from .solitaire import (PENALTY_STATES, SHEET_STATES, check_table_array, load_or
 RACE_VERSION = 1
 MAX_RACE_PLAYERS = 8             # as many as a game (game.MAX_PLAYERS)
 CONTINUATION = 0.94              # q: the chance a game goes on after a turn (measured best)
+CORRELATION = 0.6                # rho: of two players' points to come (measured; see above)
 QUADRATURE_NODES = 24            # Gauss-Hermite nodes of the several-opponent race
 SAME_CHANCE = 1e-12              # _race.pxd: chances closer than this are equal
 NO_SPREAD = 1e-12                # _race.pxd: a variance below this is a certainty
@@ -52,6 +57,14 @@ def check_race_players(players: object) -> int:
     if not is_whole(players) or not 2 <= players <= MAX_RACE_PLAYERS:
         raise TableError(f"a race has 2..{MAX_RACE_PLAYERS} players, not {clip(players)}")
     return players
+
+
+def check_correlation(correlation: object) -> float:
+    if (not isinstance(correlation, (int, float)) or isinstance(correlation, bool)
+            or not 0.0 <= correlation < 1.0):
+        raise TableError(f"the correlation of the race model must be 0 <= rho < 1, not "
+                         f"{clip(correlation)}")
+    return float(correlation)
 
 
 def race_magic(players: int, lock_after: int) -> bytes:
@@ -86,13 +99,23 @@ class Outlook(NamedTuple):
 class RaceTable:
     """The paced table of N players under one lock rule."""
 
-    def __init__(self, table: np.ndarray, players: int, lock_after: int = MARKS_TO_LOCK):
+    def __init__(self, table: np.ndarray, players: int, lock_after: int = MARKS_TO_LOCK,
+                 correlation: float = CORRELATION, late: Optional[np.ndarray] = None):
         if not isinstance(table, np.ndarray) or table.shape[:1] != (2,):
             raise TableError("a race table is an array (2, SHEET_STATES, 4)")
         self.mean = check_table_array(np.ascontiguousarray(table[0]))
         self.second = check_table_array(np.ascontiguousarray(table[1]))
         self.players = check_race_players(players)
         self.lock_after = check_lock_after(lock_after)
+        self.correlation = check_correlation(correlation)
+        # the paced table read once a row is closed (None: the same table throughout)
+        self.late_mean: Optional[np.ndarray] = None
+        self.late_second: Optional[np.ndarray] = None
+        if late is not None:
+            if not isinstance(late, np.ndarray) or late.shape[:1] != (2,):
+                raise TableError("a late race table is an array (2, SHEET_STATES, 4)")
+            self.late_mean = check_table_array(np.ascontiguousarray(late[0]))
+            self.late_second = check_table_array(np.ascontiguousarray(late[1]))
 
     @classmethod
     def load(cls, directory: Path | str | None = None, *, players: int,
@@ -112,13 +135,25 @@ class RaceTable:
                                     file_magic=magic, version=RACE_VERSION), build)
         return cls(table, players, lock_after)
 
+    def kernel_arrays(self) -> dict[str, Any]:
+        """The keyword arguments of the kernels (_simulate.simulate, rollouts) for this model."""
+        arrays: dict[str, Any] = dict(race_mean=self.mean, race_second=self.second,
+                                         nodes=NODES, weights=WEIGHTS,
+                                         correlation=self.correlation)
+        if self.late_mean is not None:
+            arrays.update(race_late_mean=self.late_mean, race_late_second=self.late_second)
+        return arrays
+
     def outlook(self, sheet: Sheet) -> Outlook:
         """The expected final score of `sheet` and its variance (0 once the sheet is finished)."""
         check_sheet(sheet, self.lock_after)
         if sheet.is_finished():
             return Outlook(float(sheet.score()), 0.0)
         entry = sheet_state(sheet)
-        mean, second = float(self.mean[entry]), float(self.second[entry])
+        means, seconds = self.mean, self.second
+        if sheet.closed and self.late_mean is not None and self.late_second is not None:
+            means, seconds = self.late_mean, self.late_second
+        mean, second = float(means[entry]), float(seconds[entry])
         return Outlook(sheet.score() + mean, max(second - mean * mean, 0.0))
 
 
@@ -143,21 +178,30 @@ def beats(difference: float, variance: float) -> float:
     return normal_cdf(difference / math.sqrt(variance))
 
 
-def win_chance(me: Outlook, others: Sequence[Outlook]) -> float:
-    """The chance that `me` ends above each of `others` (independent normal final scores)."""
+def win_chance(me: Outlook, others: Sequence[Outlook], correlation: float = CORRELATION) -> float:
+    """The chance that `me` ends above each of `others` (normal final scores, any two players'
+    points to come correlated with `correlation`; _race.pxd win_chance)."""
+    rho = correlation
+    own_sd = math.sqrt(me.variance)
+    own_part = (1.0 - rho) * me.variance
     if len(others) == 1:
-        return beats(me.mean - others[0].mean, me.variance + others[0].variance)
-    if me.variance <= NO_SPREAD:
+        return beats(me.mean - others[0].mean, me.variance + others[0].variance
+                     - 2.0 * rho * own_sd * math.sqrt(others[0].variance))
+    variances = []
+    for other in others:
+        shared = own_sd - math.sqrt(other.variance)
+        variances.append((1.0 - rho) * other.variance + rho * shared * shared)
+    if own_part <= NO_SPREAD:
         product = 1.0
-        for other in others:
-            product *= beats(me.mean - other.mean, other.variance)
+        for other, variance in zip(others, variances):
+            product *= beats(me.mean - other.mean, variance)
         return product
-    spread = math.sqrt(2.0 * me.variance)
+    spread = math.sqrt(2.0 * own_part)
     total = 0.0
     for node, weight in zip(NODES.tolist(), WEIGHTS.tolist()):
         x = me.mean + spread * node
         product = weight
-        for other in others:
-            product *= beats(x - other.mean, other.variance)
+        for other, variance in zip(others, variances):
+            product *= beats(x - other.mean, variance)
         total += product
     return total

@@ -28,10 +28,11 @@ from solverkit.messages import clip
 from . import _simulate
 from .errors import SimulationError, StrategyError
 from .game import MAX_PLAYERS, Game, Player
-from .race import NODES, WEIGHTS, RaceTable
+from .race import RaceTable
 from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
 from .sheet import check_lock_after, is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
+from .heuristics import DEFAULT_WEIGHTS, HEURISTICS, WEIGHT_COUNT, HeuristicPlayer, check_weights
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
 from .winning import WinPlayer
 
@@ -39,8 +40,8 @@ BATCH = 20_000
 MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
-STRATEGY_HELP = ("win, max-score, greedy, cautious:K (skip at most K boxes, 0..10) or random "
-                 "('optimal' is the former name of max-score)")
+STRATEGY_HELP = ("win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), random, "
+                 "weighted or scored (tuned outside heuristics) ('optimal': max-score)")
 ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
 Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
 ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
@@ -51,8 +52,9 @@ __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationRes
 
 @dataclass(frozen=True)
 class Strategy:
-    name: str            # win, max-score, greedy, cautious, random ('optimal': max-score)
+    name: str            # win, max-score, greedy, cautious, random, weighted, scored
     limit: int = 0       # cautious: the most boxes one mark may skip
+    weights: tuple[float, ...] = ()   # weighted, scored: () for the tuned defaults
 
     def __post_init__(self) -> None:
         if isinstance(self.name, str) and self.name in ALIASES:
@@ -64,6 +66,11 @@ class Strategy:
                                 f"{clip(self.limit)}")
         if self.name != "cautious" and self.limit:
             raise StrategyError(f"strategy {self.name!r} takes no limit")
+        if self.name in HEURISTICS:
+            object.__setattr__(self, "weights", check_weights(
+                self.weights if self.weights != () else DEFAULT_WEIGHTS[self.name]))
+        elif self.weights != ():
+            raise StrategyError(f"strategy {self.name!r} takes no weights")
 
     def __str__(self) -> str:
         return f"cautious:{self.limit}" if self.name == "cautious" else self.name
@@ -350,10 +357,10 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
     future = tables.future if tables.future is not None else np.zeros((1, 4))
     race_arrays: dict[str, Any] = {}
     if tables.race is not None:
-        race_arrays = dict(race_mean=tables.race.mean, race_second=tables.race.second,
-                           nodes=NODES, weights=WEIGHTS)
+        race_arrays = tables.race.kernel_arrays()
     codes = np.array([_simulate.STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
+    race_arrays["heuristic"] = heuristic_weights(strategies)
     rows = games if keep_games else min(games, BATCH)
     scores = np.zeros((rows, len(strategies)), dtype=np.int32)
     turns = np.zeros(rows, dtype=np.int32)
@@ -374,6 +381,15 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
     return SimulationResult(strategies, seed, scores if kept else None, turns if kept else None,
                             time.perf_counter() - started, totals, rotate, lock_after,
                             endings if kept else None)
+
+
+def heuristic_weights(strategies: list[Strategy]) -> np.ndarray:
+    """The kernel's weights of the heuristic players: one row per entry (zeros for others)."""
+    table = np.zeros((len(strategies), WEIGHT_COUNT), dtype=np.float64)
+    for entry, strategy in enumerate(strategies):
+        if strategy.weights:
+            table[entry] = strategy.weights
+    return table
 
 
 def seat_of(entry: int, game: int, players: int, rotate: bool) -> int:
@@ -429,6 +445,8 @@ def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game:
     if strategy.name == "win":
         assert tables.race is not None                  # tables_for loads it
         return WinPlayer(tables.race, game, seat)
+    if strategy.name in HEURISTICS:
+        return HeuristicPlayer(strategy.name, strategy.weights, game, seat)
     if strategy.name == "greedy":
         return GreedyPlayer()
     if strategy.name == "cautious":

@@ -18,8 +18,9 @@ or lost whatever happens) go to the higher expected score; then to the first in 
 game.active_options. The active player plans both actions at once, then decides action 2
 again once action 1 is resolved for everyone (others' locks may have closed a row).
 
-The estimate is a model, not a proof: it takes the players as independent and the game's
-length as a fixed hazard, so `win` is measured (benchmarks/qwixx_win.py) against the other
+The estimate is a model, not a proof: it takes the game's length as a fixed hazard and joins
+the players only through one correlation of their points to come (race.CORRELATION: the game's
+length is shared; measured, issue 24), so `win` is measured (benchmarks/qwixx_win.py) against the other
 strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active, win_passive,
 win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
 """
@@ -38,7 +39,7 @@ from . import _simulate
 from .errors import GameError
 from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
                    colour_marks, colour_sum_problem, white_sum_rows)
-from .race import NODES, SAME_CHANCE, WEIGHTS, RaceTable, win_chance
+from .race import SAME_CHANCE, RaceTable, win_chance
 from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, position
 
 MAX_ROLLOUTS = 10 ** 7
@@ -67,7 +68,8 @@ def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[fl
     own = race.outlook(mine)
     if mine.is_finished():
         return _final_share(mine, others), own.mean
-    return win_chance(own, [race.outlook(sheet) for sheet in others]), own.mean
+    return (win_chance(own, [race.outlook(sheet) for sheet in others], race.correlation),
+            own.mean)
 
 
 def _better(chance: float, mean: float, best: tuple[float, float]) -> bool:
@@ -304,8 +306,7 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
                        race.lock_after, last, marks, locked, penalties, closed, active,
                        np.array(dice, dtype=np.intc), seat,
                        -1 if first is None else COLOURS.index(first), row, box, seed, shares,
-                       race_mean=race.mean, race_second=race.second, nodes=NODES,
-                       weights=WEIGHTS)
+                       **race.kernel_arrays())
     spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
