@@ -180,6 +180,18 @@ def colour_sum_problem(dice: Dice, colour: str, number: int) -> Optional[str]:
             f"{dice.white1 + die}, {dice.white2}+{die} = {dice.white2 + die})")
 
 
+def final_share(mine: Sheet, others: Sequence[Sheet]) -> float:
+    """The exact share of a game that is over: 1, 1/k for a tie of k at the top, or 0."""
+    own = mine.score()
+    level = 1
+    for sheet in others:
+        if sheet.score() > own:
+            return 0.0
+        if sheet.score() == own:
+            level += 1
+    return 1.0 / level
+
+
 def skipped_boxes(sheet: Sheet, colour: str, number: int) -> int:
     """Empty boxes left behind to the left of the new mark."""
     marks = sheet.marks(colour)

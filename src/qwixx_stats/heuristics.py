@@ -46,7 +46,8 @@ from solverkit.messages import clip
 
 from . import _simulate
 from .errors import GameError, StrategyError
-from .game import Game, SecondMark, active_options, apply_option, colour_marks, white_sum_rows
+from .game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
+                   white_sum_rows)
 from .race import SAME_CHANCE
 from .sheet import COLOURS, LAST_BOX, Dice, Sheet, closed_rows, position
 
@@ -115,23 +116,13 @@ def scored_change(w: Sequence[float], before: Sheet, after: Sheet) -> float:
     return total
 
 
-def _final_share(mine: Sheet, others: Sequence[Sheet]) -> float:
-    own, level = mine.score(), 1
-    for sheet in others:
-        if sheet.score() > own:
-            return 0.0
-        if sheet.score() == own:
-            level += 1
-    return 1.0 / level
-
-
 def choice_value(strategy: str, weights: Sequence[float], before: Sheet, after: Sheet,
                  others: Sequence[Sheet]) -> float:
     """What a `weighted` or `scored` player makes of a choice that takes its sheet from
     `before` to `after` (with the closed rows after the choice), the others' sheets being
     `others` (_simulate.pyx choice_value)."""
     if after.is_finished():
-        return ENDING_VALUE * _final_share(after, others) - ENDING_VALUE / 2
+        return ENDING_VALUE * final_share(after, others) - ENDING_VALUE / 2
     if strategy == "weighted":
         return (weighted_features(weights, after, after.closed)
                 - weighted_features(weights, before, after.closed))

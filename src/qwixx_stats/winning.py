@@ -38,7 +38,7 @@ from solverkit.messages import clip
 from . import _simulate
 from .errors import GameError
 from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
-                   colour_marks, colour_sum_problem, white_sum_rows)
+                   colour_marks, colour_sum_problem, final_share, white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
 from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, position
 
@@ -48,18 +48,6 @@ if TYPE_CHECKING:
     from .solitaire import ExpectedValues
 
 
-def _final_share(mine: Sheet, others: Sequence[Sheet]) -> float:
-    """The exact share of a game that is over: 1, 1/k for a tie of k at the top, or 0."""
-    own = mine.score()
-    level = 1
-    for sheet in others:
-        if sheet.score() > own:
-            return 0.0
-        if sheet.score() == own:
-            level += 1
-    return 1.0 / level
-
-
 def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[float, float]:
     """(chance of winning, expected final score) of the player whose sheet is `mine`, against
     sheets `others`, all with the closed rows of `mine` (a choice that locks closes the row
@@ -67,7 +55,7 @@ def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[fl
     others = [sheet.close(mine.closed) for sheet in others]
     own = race.outlook(mine)
     if mine.is_finished():
-        return _final_share(mine, others), own.mean
+        return final_share(mine, others), own.mean
     return (win_chance(own, [race.outlook(sheet) for sheet in others], race.correlation),
             own.mean)
 
@@ -348,5 +336,5 @@ def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
         planned.planned = False
         while not game.is_over():
             game.play_turn_with(stream.roll(), players)
-        shares.append(_final_share(game.sheets[seat], _others(game.sheets, seat)))
+        shares.append(final_share(game.sheets[seat], _others(game.sheets, seat)))
     return shares
