@@ -69,19 +69,22 @@ class Slot:
 
     def stop(self) -> None:
         """Stop the slot's running search (from any thread)."""
-        with self._lock:
-            self._stopped = True
-            solvers = list(self._solvers.values())
-        for solver in solvers:
-            solver.stop()
+        self._set_stopped(True)
 
     def allow(self) -> None:
         """Ready the slot for its next job."""
+        self._set_stopped(False)
+
+    def _set_stopped(self, stopped: bool) -> None:
+        # the flag under the lock (a solver made meanwhile sees it), the solvers told outside
         with self._lock:
-            self._stopped = False
+            self._stopped = stopped
             solvers = list(self._solvers.values())
         for solver in solvers:
-            solver.allow()
+            if stopped:
+                solver.stop()
+            else:
+                solver.allow()
 
 
 class SearchPool:
