@@ -89,14 +89,21 @@ def test_without_dask_the_cluster_options_name_the_extra(tmp_path):
 MEASURE_PEAK = """
 import sys, tracemalloc
 from pathlib import Path
-from quixo_solver.tablebase import builder, files, plan
+from quixo_solver.tablebase import files, pair_solver, plan
 size, blanks, folder = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
 unit = max(plan.units(size, blanks), key=lambda u: u.entries)
 tracemalloc.start()
-inputs = {cls: files.load_values(folder / files.table_name(size, *cls)) for cls in unit.needs}
-for (a, b), values in builder.solve_unit(unit, inputs, 1).items():
+inputs = {cls: files.open_table(folder / files.table_name(size, *cls), (size, *cls))
+          for cls in unit.needs}
+solved = pair_solver.solve_unit(unit, inputs, 1)
+inputs.clear()
+for (a, b), values in solved.items():
     files.write_table(folder / "written", size, a, b, values)
-print(tracemalloc.get_traced_memory()[1], unit.memory_bytes)
+# what the plan reserves that tracemalloc cannot see or a small unit does not fill: the
+# inputs' mapped pages and decoders, and the writer's and kernels' fixed buffers
+reserves = plan.WRITER_BYTES + plan.BUFFERS + sum(
+    plan.class_disk_bytes(size, a, b) + plan.DECODER_BYTES for a, b in unit.needs)
+print(tracemalloc.get_traced_memory()[1], unit.memory_bytes, reserves)
 """
 
 
@@ -111,8 +118,8 @@ def test_the_plan_lists_the_units_the_builder_solves_with_their_memory(tmp_path)
         finished = subprocess.run(
             [sys.executable, "-c", MEASURE_PEAK, str(size), str(blanks if blanks else 16),
              str(tmp_path)], capture_output=True, text=True, check=True)
-        peak, planned = map(int, finished.stdout.split())
-        assert peak <= planned <= 1.5 * peak + 2**20, (size, peak, planned)
+        peak, planned, reserves = map(int, finished.stdout.split())
+        assert peak <= planned <= 1.5 * peak + reserves + 2**20, (size, peak, planned)
 
 
 def test_the_forecast_follows_the_dependencies():

@@ -16,11 +16,16 @@ EMPTY_5 = "...../...../...../...../..... X"
 RUN = [sys.executable, "-m", "quixo_solver"]
 
 
+def default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_after(argv, seconds, ready=lambda: True):
     """Start the command, wait until `ready()` (at most a minute), then `seconds` more, and
     press Ctrl-C: its exit status, how long it took to stop, its stdout and stderr."""
+    # a child of a background job inherits an ignored SIGINT: give it the default back
     process = subprocess.Popen(RUN + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, preexec_fn=default_sigint)
     deadline = time.monotonic() + 60
     while not ready() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -28,7 +33,12 @@ def _interrupt_after(argv, seconds, ready=lambda: True):
     assert process.poll() is None, "the command ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
     started = time.monotonic()
-    out, err = process.communicate(timeout=20)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
     return process.returncode, time.monotonic() - started, out, err
 
 

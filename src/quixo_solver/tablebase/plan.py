@@ -30,6 +30,11 @@ INDEX_BYTES_PER_ENTRY = 13 / 4096
 # joined), the sample of blocks its model is counted on, the per-thread counts.
 WRITER_BYTES = 2 * 1024 * 14_400 + 256 * 4096 * 2 + (1 << 20)
 BUFFERS = 1 << 20               # per-chunk arrays of the kernels
+# Choosing a class's model (coding.choose_model): a candidate that splits the squares builds
+# its rows from every arrangement of the movers' cubes among the occupied squares
+# (_codec.rows: the masks as uint32 and int64, their high parts and differences), about 40
+# bytes each, once per class written (measured with tracemalloc: 80 MB for C(24, 13)).
+ROWS_BYTES_PER_ARRANGEMENT = 40
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,8 @@ class Unit:
     def memory_bytes(self) -> int:
         """Peak memory of solving this unit: its words; the compressed tables it reads,
         mapped (the generator reads each whole, once, so their pages are resident), with
-        their decoders (DECODER_BYTES, the index); the writer's buffers; and the index's
-        subset tables (one per occupied count, and one per class)."""
+        their decoders (DECODER_BYTES, the index); the writer's buffers and its model's rows;
+        and the index's subset tables (one per occupied count, and one per class)."""
         own = self.entries * BYTES_IN_MEMORY_PER_ENTRY
         inputs = sum(class_disk_bytes(self.size, a, b) + DECODER_BYTES
                      + int(entry_count(self.size, a, b) * INDEX_BYTES_PER_ENTRY)
@@ -78,7 +83,8 @@ class Unit:
         subsets = sum(class_size(self.size, cubes, 0)
                       for cubes in {self.cubes, min(self.cubes + 1, cells)})
         subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
-        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + BUFFERS
+        rows = max(comb(a + b, a) for a, b in self.classes) * ROWS_BYTES_PER_ARRANGEMENT
+        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + rows + BUFFERS
 
     @property
     def disk_bytes(self) -> int:
