@@ -23,16 +23,13 @@ match's settings). --smoke plays 2 pairs of each match into a temporary folder (
 show that everything runs. Run under the shared lock: flock /work/bench.lock python ...
 """
 import argparse
-import json
 import os
 import shlex
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from quixo_solver.cli import main as quixo
-from solverkit.arrayfile import write_atomically
+from quixo_match import play_and_record     # beside this script (benchmarks/)
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -83,29 +80,17 @@ def run(name, arguments, sprt, args, out):
             "--records", str(records), "--summary", str(summary)]
     if sprt:
         argv += ["--sprt", SPRT]
-    if args.jobs:
-        argv += ["--jobs", str(args.jobs)]
-    if args.stop_after:
-        argv += ["--stop-after", str(args.stop_after)]
-    print("quixo " + shlex.join(argv), flush=True)
-    load_before = os.getloadavg()
-    started = time.time()
-    status = quixo(argv)
-    if status:
-        sys.exit(status)
-    payload = json.loads(summary.read_text())
+    play_and_record(argv, summary, args,
+                    "engine A is today's engine (quixo engine), engine B the engine of commit "
+                    "33b5858 (benchmarks/legacy_engine.py); both are separate programs, one "
+                    "game per worker; other work on the machine leaves the timed matches "
+                    "fewer nodes", derived=repetition_share, legacy_tree=args.legacy_tree)
+
+
+def repetition_share(payload):
     games = payload["games"]
-    payload["repetition_share"] = (round(payload["reasons"]["repetition"] / games, 4)
-                                   if games else None)
-    payload["machine"] = {
-        "cpu_count": os.cpu_count(), "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "wall_seconds": round(time.time() - started, 1),
-        "legacy_tree": args.legacy_tree,
-        "note": "engine A is today's engine (quixo engine), engine B the engine of commit "
-                "33b5858 (benchmarks/legacy_engine.py); both are separate programs, one game "
-                "per worker; other work on the machine leaves the timed matches fewer nodes"}
-    write_atomically(summary, [(json.dumps(payload, indent=2) + "\n").encode()])
+    return {"repetition_share": (round(payload["reasons"]["repetition"] / games, 4)
+                                 if games else None)}
 
 
 def main():

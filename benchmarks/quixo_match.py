@@ -15,6 +15,7 @@ again resumes a match that --stop-after (or Ctrl-C) cut short.
 import argparse
 import json
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -31,29 +32,41 @@ MATCHES = {
 }
 
 
-def run(name, args):
-    summary = RESULTS / f"quixo-match-{name}.json"
-    records = RESULTS / f"quixo-match-{name}-games.jsonl"
-    argv = ["match", *MATCHES[name], "--pairs", str(args.pairs), "--seed", str(args.seed),
-            "--records", str(records), "--summary", str(summary), "--dir", args.tables]
+def play_and_record(argv, summary, args, note, derived=lambda payload: {}, **extra):
+    """Run `quixo match` (`argv`, with --jobs and --stop-after from `args`), then add to its
+    JSON summary the machine's cores and load around the match, its wall time, `note`, the
+    `extra` fields and those `derived(summary)` computes; exits with the match's status if it
+    fails."""
+    argv = list(argv)
     if args.jobs:
         argv += ["--jobs", str(args.jobs)]
     if args.stop_after:
         argv += ["--stop-after", str(args.stop_after)]
-    print("quixo " + " ".join(argv), flush=True)
+    print("quixo " + shlex.join(argv), flush=True)
     load_before = os.getloadavg()
     started = time.time()
     status = quixo(argv)
     if status:
         sys.exit(status)
     payload = json.loads(summary.read_text())
+    payload.update(extra)
+    payload.update(derived(payload))
     payload["machine"] = {
         "cpu_count": os.cpu_count(), "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "wall_seconds": round(time.time() - started, 1),
-        "note": "the match's workers take one core each; other work running on the machine "
-                "at the same time leaves the engines fewer nodes in the same wall time"}
+        "wall_seconds": round(time.time() - started, 1), "note": note}
     write_atomically(summary, [(json.dumps(payload, indent=2) + "\n").encode()])
+
+
+def run(name, args):
+    summary = RESULTS / f"quixo-match-{name}.json"
+    records = RESULTS / f"quixo-match-{name}-games.jsonl"
+    play_and_record(["match", *MATCHES[name], "--pairs", str(args.pairs), "--seed",
+                     str(args.seed), "--records", str(records), "--summary", str(summary),
+                     "--dir", args.tables], summary, args,
+                    "the match's workers take one core each; other work running on the "
+                    "machine at the same time leaves the engines fewer nodes in the same "
+                    "wall time")
 
 
 def main():

@@ -324,8 +324,9 @@ def _unit_disk(unit: tb.Unit) -> int:
 
 
 def command_tablebase_stats(args: argparse.Namespace) -> None:
-    classes = tb.stats.class_counts(_directory(args), args.size)
-    written_by = tb.stats.writers(_directory(args), args.size)
+    built = tb.stats.built_classes(_directory(args), args.size)
+    classes = [row for row, _ in built]
+    written_by = tb.stats.writers(built)
     lines = [f"{'mover':>5} {'opp':>4} {'win':>12} {'draw':>12} {'loss':>12}"]
     lines += [f"{c['mover']:>5} {c['opponent']:>4} {c['win']:>12} {c['draw']:>12} {c['loss']:>12}"
               for c in classes]

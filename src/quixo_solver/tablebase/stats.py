@@ -10,17 +10,19 @@ from .probe import MissingTableError
 
 def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str, int]]:
     """One row per built class of ``size``; MissingTableError if the folder has none."""
-    return [row for row, _ in _classes(directory, size)]
+    return [row for row, _ in built_classes(directory, size)]
 
 
-def writers(directory: str | os.PathLike[str], size: int) -> list[str]:
-    """The package versions that wrote the built classes of ``size`` ("unrecorded" for files
-    older than the record)."""
-    return sorted({writer or "unrecorded" for _, writer in _classes(directory, size)})
+def writers(classes: list[tuple[dict[str, int], str | None]]) -> list[str]:
+    """The package versions that wrote `classes` (built_classes; "unrecorded" for files older
+    than the record)."""
+    return sorted({writer or "unrecorded" for _, writer in classes})
 
 
-def _classes(directory: str | os.PathLike[str],
-             size: int) -> list[tuple[dict[str, int], str | None]]:
+def built_classes(directory: str | os.PathLike[str],
+                  size: int) -> list[tuple[dict[str, int], str | None]]:
+    """(counts row, the version that wrote the file) of each built class of ``size``, from
+    the headers; MissingTableError if the folder has none."""
     directory = files.folder_to_read(directory)
     size = check_size(size)
     result = []
