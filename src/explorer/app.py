@@ -38,6 +38,7 @@ from quixo_solver.tablebase import MissingTableError, Tablebase, TablebaseError
 from solverkit.commandline import error_line
 
 from .arguments import BadRequest, query_values
+from .pages import render_pages
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
 from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
@@ -46,7 +47,6 @@ from .settings import MAX_QUERY_BYTES, Settings
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
-PAGES = ("index.html", "quixo.html", "qwixx.html")
 STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
@@ -58,26 +58,34 @@ class StaticFile:
 
 
 def load_static() -> tuple[str, dict[str, StaticFile], dict[str, StaticFile]]:
-    """(version, static files, pages) from the package's `static` folder: the version is a hash
-    of every file's name and content; the pages get the static URLs of that version."""
-    folder = resources.files("explorer") / "static"
-    contents = {entry.name: entry.read_bytes() for entry in sorted(
-        folder.iterdir(), key=lambda entry: entry.name) if entry.is_file()}
+    """(version, static files, pages) from the package's `static` and `pages` folders: the
+    version is a hash of every static file's name and content and of every page's parts; the
+    pages get the static URLs of that version."""
+    package = resources.files("explorer")
+    contents = {(folder, entry.name): entry.read_bytes()
+                for folder in ("static", "pages") for entry in sorted(
+                    (package / folder).iterdir(), key=lambda entry: entry.name)
+                if entry.is_file()}
     digest = hashlib.sha256()
-    for name, body in contents.items():
-        digest.update(name.encode() + b"\0" + body + b"\0")
+    for (folder, name), body in contents.items():
+        digest.update(f"{folder}/{name}".encode() + b"\0" + body + b"\0")
     version = digest.hexdigest()[:16]
-    files, pages = {}, {}
-    for name, body in contents.items():
-        media = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
-            media += "; charset=utf-8"
-        if name in PAGES:
-            body = body.replace(b"{{static}}", f"/static/{version}".encode())
-            pages[name] = StaticFile(body, media, f'"{hashlib.sha256(body).hexdigest()[:16]}"')
-        else:
-            files[name] = StaticFile(body, media, f'"{version}"')
+    files = {name: StaticFile(body, media_type(name), f'"{version}"')
+             for (folder, name), body in contents.items() if folder == "static"}
+    pages = {name: StaticFile(body, media_type(name), f'"{content_hash(body)}"')
+             for name, body in render_pages(f"/static/{version}").items()}
     return version, files, pages
+
+
+def content_hash(body: bytes) -> str:
+    return hashlib.sha256(body).hexdigest()[:16]
+
+
+def media_type(name: str) -> str:
+    media = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    if media.startswith("text/") or media in ("application/javascript", "image/svg+xml"):
+        media += "; charset=utf-8"
+    return media
 
 
 def json_response(body: bytes | dict[str, Any], status: int = 200,

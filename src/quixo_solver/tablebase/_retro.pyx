@@ -51,7 +51,8 @@ bits (a win in more than 16383 plies) set the overflow flag instead, and the bui
 the pair. Both kernels are nogil and split the class into chunks over the cores (OpenMP); the
 result does not depend on the thread count.
 """
-from cython.parallel cimport prange
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
@@ -66,13 +67,14 @@ from ._value_code cimport (CODE_MASK, COUNT_MASK, DRAW_CODE, EXTERNAL_DRAW, EXTE
 from ._codec cimport DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind, position_kind
 from ._index cimport pdep
 from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
-from ._reader cimport TableReader, decode_table_segment
+from ._reader cimport SegmentCache, TableReader, decode_table_segment, read_code
 from ._table cimport CompressedTable
 from ._orbit_index import orbit_class
 from .errors import CorruptTableError
 
 cdef enum:
     CHUNK = 16384       # entries of one unit of parallel work (a whole number of segments)
+    EXTERNAL_CACHE_SLOTS = 64   # decoded segments of the next class each thread keeps
     BATCH = 32          # frontier entries whose parents are looked up together
     NO_PLIES = 0x7FFF
     OVERFLOW = 0x7FFFFFFF
@@ -87,15 +89,14 @@ cdef struct External:
 
 
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
-                                      const TableReader* children) noexcept nogil:
+                                      const TableReader* children,
+                                      SegmentCache* cache) noexcept nogil:
     """The values of the children reached by taking a blank (class one cube larger), read
-    from its file (a segment decoded for each; shortest_loss is DAMAGED_CHILD if a block is
-    damaged)."""
+    from its file through the thread's cache of decoded segments (shortest_loss is
+    DAMAGED_CHILD if a block is damaged)."""
     cdef External found
-    cdef uint16_t codes[MAX_SEGMENT]
     cdef mask_t sources = g.full & ~(mover | opponent) & (g.edges | g.corners)
     cdef mask_t child_mover, child_opponent
-    cdef uint64_t index, segment, cached = 0
     cdef int code, move, square, last
     found.shortest_loss = NO_PLIES
     found.longest_win = -1
@@ -108,14 +109,11 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
             play(g, move, mover, opponent, &child_mover, &child_opponent)
             code = position_kind(g, child_mover, child_opponent)
             if code == STORED:
-                index = orbit_index(children.index, child_mover, child_opponent)
-                segment = index // children.segment_entries
-                if cached != segment + 1:
-                    if decode_table_segment(children, segment, codes) == DAMAGED_DATA:
-                        found.shortest_loss = DAMAGED_CHILD
-                        return found
-                    cached = segment + 1
-                code = codes[index - segment * children.segment_entries]
+                code = read_code(children, cache, orbit_index(children.index, child_mover,
+                                                              child_opponent))
+                if code == DAMAGED_DATA:
+                    found.shortest_loss = DAMAGED_CHILD
+                    return found
             if code == DRAW_CODE:
                 found.draw = True
             elif is_win(code):
@@ -140,8 +138,8 @@ cdef inline uint16_t settled_word(int plies) noexcept nogil:
 
 
 cdef inline int settle_by_children(const Geometry* g, mask_t mover, mask_t opponent,
-                                   uint16_t word, int at_least,
-                                   const TableReader* children) noexcept nogil:
+                                   uint16_t word, int at_least, const TableReader* children,
+                                   SegmentCache* cache) noexcept nogil:
     """Plies of the loss of an undecided position whose internal children are all won (its
     count just reached 0; `at_least` is the pass, or 0 at the start), -1 for a draw, or
     DAMAGED_CHILD: from its external field when that is exact (see the module's notes),
@@ -154,7 +152,7 @@ cdef inline int settle_by_children(const Geometry* g, mask_t mover, mask_t oppon
         return at_least if at_least > noted else noted
     if children == NULL:       # a full board: no external move
         return at_least
-    found = look_up_external(g, mover, opponent, children)
+    found = look_up_external(g, mover, opponent, children, cache)
     if found.shortest_loss == DAMAGED_CHILD:
         return DAMAGED_CHILD
     return settled_loss_plies(found, at_least)
@@ -198,6 +196,39 @@ cdef class ClassSide:
     cdef const uint32_t[::1] external_arrangement_masks
     cdef uint16_t[::1] words_view
     cdef uint8_t[::1] damaged_view
+    cdef SegmentCache* external_caches   # one per thread (thread_caches), and their memory:
+    cdef object external_cache_keys, external_cache_codes
+    cdef int external_cache_threads
+
+    def __dealloc__(self):
+        PyMem_Free(self.external_caches)
+
+    cdef SegmentCache* thread_caches(self, int threads) except NULL:
+        """A cache of decoded segments of the next class's table for each of `threads`
+        threads, kept from pass to pass: the positions of a chunk take their blanks into a
+        few blocks of the next class, so most lookups find their segment decoded."""
+        cdef uint64_t[:, ::1] keys
+        cdef uint16_t[:, ::1] codes
+        cdef uint64_t segment_entries = (self.external_reader.segment_entries
+                                         if self.external_reader != NULL else 1)
+        cdef int thread
+        threads = max(threads, 1)
+        if threads > self.external_cache_threads:
+            self.external_cache_keys = np.zeros((threads, EXTERNAL_CACHE_SLOTS), np.uint64)
+            self.external_cache_codes = np.zeros(
+                (threads, EXTERNAL_CACHE_SLOTS * segment_entries), np.uint16)
+            keys, codes = self.external_cache_keys, self.external_cache_codes
+            PyMem_Free(self.external_caches)
+            self.external_cache_threads = 0
+            self.external_caches = <SegmentCache*>PyMem_Malloc(threads * sizeof(SegmentCache))
+            if self.external_caches == NULL:
+                raise MemoryError()
+            for thread in range(threads):
+                self.external_caches[thread] = SegmentCache(&keys[thread, 0],
+                                                            &codes[thread, 0],
+                                                            EXTERNAL_CACHE_SLOTS)
+            self.external_cache_threads = threads
+        return self.external_caches
 
     def __init__(self, int size, int mover_count, int opponent_count, external):
         self.size = size
@@ -210,7 +241,7 @@ cdef class ClassSide:
         self.words_view = self.words
         # the most plies of a value settled in each chunk: a pass skips the chunks that
         # cannot hold its frontier (in the long tail of a pair, nearly all of them)
-        self.chunk_plies = np.zeros(max(1, (self.words.shape[0] + CHUNK - 1) // CHUNK),
+        self.chunk_plies = np.zeros(max(1, chunk_count(self.words.shape[0])),
                                     dtype=np.uint16)
         self.chunk_plies_view = self.chunk_plies
         # set by a kernel that met a damaged block of the next class's file: its first entry
@@ -255,6 +286,11 @@ cdef class ClassSide:
         return self.words
 
 
+cdef inline Py_ssize_t chunk_count(uint64_t entries) noexcept nogil:
+    """How many chunks (units of parallel work, CHUNK entries each) cover `entries`."""
+    return (entries + CHUNK - 1) // CHUNK
+
+
 cdef inline uint64_t chunk_end(Py_ssize_t chunk, uint64_t total) noexcept nogil:
     """Where the loop over a chunk stops: after its last index, or at its first once Ctrl-C
     was pressed (the caller then raises KeyboardInterrupt and nothing is kept)."""
@@ -290,19 +326,20 @@ def _longest(chunk_longest):
 
 def initialise(ClassSide side, int threads):
     """Step 1 on one class. Returns the largest plies assigned (-1 if none)."""
-    cdef Py_ssize_t chunks = max(1, (side.words.shape[0] + CHUNK - 1) // CHUNK)
+    cdef Py_ssize_t chunks = max(1, chunk_count(side.words.shape[0]))
     cdef uint64_t external_entries = (side.external_reader.entries
                                       if side.external_reader != NULL else 0)
-    cdef Py_ssize_t external_chunks = max(1, (external_entries + CHUNK - 1) // CHUNK)
+    cdef Py_ssize_t external_chunks = max(1, chunk_count(external_entries))
     cdef int32_t[::1] terminal = np.full(chunks, -1, dtype=np.int32)
     cdef int32_t[::1] pulled = np.full(external_chunks, -1, dtype=np.int32)
     cdef int32_t[::1] settled = np.full(chunks, -1, dtype=np.int32)
+    cdef SegmentCache* caches = side.thread_caches(threads)
     watch_interrupts()
     try:
         with nogil:
             _mark_terminals_and_count_moves(side, threads, terminal)
             _pull_external(side, threads, pulled)
-            _settle_positions_without_own_border_cubes(side, threads, settled)
+            _settle_positions_without_own_border_cubes(side, threads, caches, settled)
     finally:
         stop_watching()
     side.check_children()
@@ -311,39 +348,41 @@ def initialise(ClassSide side, int threads):
 
 cdef void _mark_terminals_and_count_moves(ClassSide side, int threads,
                                          int32_t[::1] longest) noexcept nogil:
+    cdef uint64_t total = side.words_view.shape[0]
+    cdef Py_ssize_t chunk
+    for chunk in prange(chunk_count(total), schedule="dynamic", num_threads=threads):
+        _mark_chunk(side, chunk * CHUNK, chunk_end(chunk, total), &longest[chunk])
+
+
+cdef void _mark_chunk(ClassSide side, uint64_t index, uint64_t stop,
+                      int32_t* longest) noexcept nogil:
+    """Entries index .. stop - 1 of _mark_terminals_and_count_moves: a hole, a position the
+    rules decide, or the count of its moves (weighted by the orbit) still to be heard from."""
     cdef const Geometry* g = geometry_of(side.size)
     cdef const OrbitIndex* x = &side.index
-    cdef uint64_t total = side.words_view.shape[0]
-    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
-    cdef uint64_t index, block, arrangement, stop
-    cdef mask_t occupied, mover, opponent
+    cdef uint64_t block = index // x.arrangements, arrangement = index % x.arrangements
+    cdef mask_t occupied = x.block_sets[block], mover, opponent
     cdef int moves
-    for chunk in prange(chunks, schedule="dynamic", num_threads=threads):
-        index = chunk * CHUNK
-        stop = chunk_end(chunk, total)
-        block = index // x.arrangements
-        arrangement = index % x.arrangements
-        occupied = x.block_sets[block]
-        while index < stop:
-            mover = pdep(side.arrangement_masks[arrangement], occupied)
-            opponent = occupied & ~mover
-            if is_hole(x, block, mover, arrangement):
-                side.words_view[index] = HOLE
-            elif has_line(g, mover):
-                side.words_view[index] = SETTLED | win_in(0)
-                longest[chunk] = 0
-            elif has_line(g, opponent):
-                side.words_view[index] = SETTLED | loss_in(0)
-                longest[chunk] = 0
-            else:
-                moves = 3 * popcount(g.edges & mover) + 2 * popcount(g.corners & mover)
-                side.words_view[index] = <uint16_t>(moves * weight_of(x, block, mover))
-            index = index + 1
-            arrangement = arrangement + 1
-            if arrangement == x.arrangements and index < stop:
-                arrangement = 0
-                block = block + 1
-                occupied = x.block_sets[block]
+    while index < stop:
+        mover = pdep(side.arrangement_masks[arrangement], occupied)
+        opponent = occupied & ~mover
+        if is_hole(x, block, mover, arrangement):
+            side.words_view[index] = HOLE
+        elif has_line(g, mover):
+            side.words_view[index] = SETTLED | win_in(0)
+            longest[0] = 0
+        elif has_line(g, opponent):
+            side.words_view[index] = SETTLED | loss_in(0)
+            longest[0] = 0
+        else:
+            moves = 3 * popcount(g.edges & mover) + 2 * popcount(g.corners & mover)
+            side.words_view[index] = <uint16_t>(moves * weight_of(x, block, mover))
+        index = index + 1
+        arrangement = arrangement + 1
+        if arrangement == x.arrangements and index < stop:
+            arrangement = 0
+            block = block + 1
+            occupied = x.block_sets[block]
 
 
 cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint took_own_cube,
@@ -424,7 +463,7 @@ cdef void _pull_external(ClassSide side, int threads, int32_t[::1] longest) noex
     cdef const TableReader* t = side.external_reader
     cdef const Geometry* g = geometry_of(side.size)
     cdef uint64_t total = t.entries
-    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef Py_ssize_t chunks = chunk_count(total), chunk
     cdef uint16_t* words = &side.words_view[0]
     cdef uint16_t* chunk_plies = &side.chunk_plies_view[0]
     cdef const uint32_t* masks = &side.external_arrangement_masks[0]
@@ -477,12 +516,13 @@ cdef void _pull_chunk(ClassSide side, const TableReader* t, const Geometry* g,
 
 
 cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads,
+                                                     SegmentCache* caches,
                                                      int32_t[::1] longest) noexcept nogil:
     """Entries with no internal move and no losing external child: a loss, or a draw."""
     cdef const Geometry* g = geometry_of(side.size)
     cdef const OrbitIndex* x = &side.index
     cdef uint64_t total = side.words_view.shape[0]
-    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef Py_ssize_t chunks = chunk_count(total), chunk
     cdef uint64_t index, block, stop
     cdef mask_t occupied, mover
     cdef uint16_t word
@@ -497,7 +537,7 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
                 occupied = x.block_sets[block]
                 mover = pdep(side.arrangement_masks[index - block * x.arrangements], occupied)
                 plies = settle_by_children(g, mover, occupied & ~mover, word, 0,
-                                           side.external_reader)
+                                           side.external_reader, &caches[threadid()])
                 if plies == DAMAGED_CHILD:
                     side.damaged_view[0] = 1
                     plies = -1
@@ -519,10 +559,11 @@ cdef struct Pass:
     uint16_t* parent_chunk_plies
     const OrbitIndex* parent_index
     const TableReader* parent_external
+    SegmentCache* parent_caches          # one per thread (ClassSide.thread_caches)
     uint8_t* damaged
 
 
-cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
+cdef inline int _apply_unmoves(const Pass* p, SegmentCache* cache, const uint64_t* indices,
                                const mask_t* parent_movers, const mask_t* parent_opponents,
                                const uint8_t* weights, int count) noexcept nogil:
     """Hear from frontier children at their parents (entries `indices`, prefetched): from a
@@ -545,7 +586,7 @@ cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
             word = quixo_atomic_load16(at)
         if word < SETTLED and (word & COUNT_MASK) == weights[i]:   # this un-move emptied it
             settled = settle_by_children(p.g, parent_movers[i], parent_opponents[i], word,
-                                         p.plies, p.parent_external)
+                                         p.plies, p.parent_external, cache)
             if settled == DAMAGED_CHILD:
                 p.damaged[0] = 1
                 settled = -1
@@ -557,7 +598,8 @@ cdef inline int _apply_unmoves(const Pass* p, const uint64_t* indices,
     return longest
 
 
-cdef int _propagate_chunk(const Pass* p, uint64_t index, uint64_t stop) noexcept nogil:
+cdef int _propagate_chunk(const Pass* p, SegmentCache* cache, uint64_t index,
+                          uint64_t stop) noexcept nogil:
     """Un-move the entries of one chunk whose value has n - 1 plies to their internal
     parents. The parents of BATCH frontier entries are found and prefetched before any is
     read, so that many cache misses are in flight at once. (A helper, so that its arrays are
@@ -587,13 +629,13 @@ cdef int _propagate_chunk(const Pass* p, uint64_t index, uint64_t stop) noexcept
             count += found
             children += 1
             if children == BATCH:
-                settled = _apply_unmoves(p, indices, parent_movers, parent_opponents, weights,
-                                         count)
+                settled = _apply_unmoves(p, cache, indices, parent_movers, parent_opponents,
+                                         weights, count)
                 if settled > longest:
                     longest = settled
                 count = children = 0
         index += 1
-    settled = _apply_unmoves(p, indices, parent_movers, parent_opponents, weights, count)
+    settled = _apply_unmoves(p, cache, indices, parent_movers, parent_opponents, weights, count)
     return settled if settled > longest else longest
 
 
@@ -610,9 +652,10 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
     p.parent_chunk_plies = &parent_side.chunk_plies_view[0]
     p.parent_index = &parent_side.index
     p.parent_external = parent_side.external_reader
+    p.parent_caches = parent_side.thread_caches(threads)
     p.damaged = &parent_side.damaged_view[0]
     cdef uint64_t total = frontier_side.words.shape[0]
-    cdef Py_ssize_t chunks = (total + CHUNK - 1) // CHUNK, chunk
+    cdef Py_ssize_t chunks = chunk_count(total), chunk
     cdef const uint16_t[::1] chunk_plies = frontier_side.chunk_plies_view
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
     cdef uint64_t start, stop
@@ -624,7 +667,7 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
             stop = chunk_end(chunk, total)
             if chunk_plies[chunk] < plies - 1:
                 stop = start      # nothing in this chunk has n - 1 plies
-            settled = _propagate_chunk(&p, start, stop)
+            settled = _propagate_chunk(&p, &p.parent_caches[threadid()], start, stop)
             if settled >= 0:
                 _record(&chunk_longest[chunk], settled)
     finally:

@@ -29,7 +29,9 @@ INDEX_BYTES_PER_ENTRY = 13 / 4096
 # Writing one (coding.py): a batch of 1024 blocks coded at once (at most 14.4 KiB each, then
 # joined), the sample of blocks its model is counted on, the per-thread counts.
 WRITER_BYTES = 2 * 1024 * 14_400 + 256 * 4096 * 2 + (1 << 20)
-BUFFERS = 1 << 20               # per-chunk arrays of the kernels
+# The kernels' per-chunk arrays, and each thread's cache of decoded segments of the next class
+# (_retro.pyx: EXTERNAL_CACHE_SLOTS = 64 segments of 512 entries, 64 KiB), for up to 16 threads.
+BUFFERS = (1 << 20) + 16 * 64 * 512 * 2
 # Choosing a class's model (coding.choose_model): a candidate that splits the squares builds
 # its rows from every arrangement of the movers' cubes among the occupied squares
 # (_codec.rows: the masks as uint32 and int64, their high parts and differences), about 40
