@@ -163,9 +163,13 @@ cdef inline double with_passive_turns(double a, double q, double active, double 
 
 # -- one sheet state ----------------------------------------------------------------------------
 # solve_state is split as the turn is: the values of every mark and pair of marks (`Marks`),
-# then for each white pair the values a turn can reach (`active_turn`), then the turns this
-# player is not active (`store_value`). The helpers are inline: the compiled code is one
-# function per specialisation, as fast as the single function it replaces.
+# the best action 2 at each box after each white sum (`SecondMarks`: one table a sum, which
+# its white pairs share), then for each white pair the values a turn can reach
+# (`active_turn`), then the turns this player is not active (`store_value`). The helpers are
+# inline: the compiled code is one function per specialisation. (Measured with callgrind on the
+# most advanced 16,195 states: 24% fewer instructions than the single function before the
+# split, which took the best action 2 again for every white pair and die; the values are the
+# same to the bit.)
 
 ctypedef struct State:               # the sheet state being solved, and what it reads
     const Model* model
@@ -191,6 +195,18 @@ ctypedef struct WhiteSums:           # what a non-active player can do with each
     double best[WHITE_SUMS]          # the best mark of the sum (-inf: none)
     double best_moment[WHITE_SUMS]
     double probability[WHITE_SUMS]
+
+ctypedef struct WhiteSumRows:        # for each white sum (index: the sum - 2), as action 1:
+    int white_pos[WHITE_SUMS][ROWS]  # the box of the sum in each row
+    int first_actions[WHITE_SUMS][ROWS]   # the rows that can mark it
+    int first_count[WHITE_SUMS]
+
+ctypedef struct SecondMarks:
+    # value[t][k][pos]: the best option whose action 2 is at (k, pos), after the best action
+    # 1 with white sum t + 2 or none (one table a white sum, not a white pair: the pairs of a
+    # sum share it, and each die of a pair reads two entries); moment: its second moment
+    double value[WHITE_SUMS][ROWS][POSITIONS]
+    double moment[WHITE_SUMS][ROWS][POSITIONS]
 
 
 cdef inline void value_second_marks(Solved* kind, const State* state, Marks* marks, int r,
@@ -256,17 +272,17 @@ cdef inline void value_marks(Solved* kind, const State* state, Marks* marks) noe
                                new_r == CLOSED and state.closed_count + 1 >= CLOSED_ROWS_TO_END)
 
 
-cdef inline int white_sum_rows(const State* state, int total, int* white_pos,
-                               int* first_actions) noexcept nogil:
-    """The rows that can take the white sum `total` (into first_actions; returns how many);
-    white_pos[r] gets the box of the sum in every row r."""
-    cdef int r, count = 0
-    for r in range(ROWS):
-        white_pos[r] = number_position(r, total)
-        if state.model.tables.next_state[state.rows[r]][white_pos[r]] >= 0:
-            first_actions[count] = r
-            count += 1
-    return count
+cdef inline void white_sum_rows(const State* state, WhiteSumRows* sums) noexcept nogil:
+    """For each white sum: the rows that can take it as action 1, and its box in every row."""
+    cdef int t, r, count
+    for t in range(WHITE_SUMS):
+        count = 0
+        for r in range(ROWS):
+            sums.white_pos[t][r] = number_position(r, t + 2)
+            if state.model.tables.next_state[state.rows[r]][sums.white_pos[t][r]] >= 0:
+                sums.first_actions[t][count] = r
+                count += 1
+        sums.first_count[t] = count
 
 
 cdef inline double best_white_mark(Solved* kind, const Marks* marks, const int* first_actions,
@@ -301,79 +317,94 @@ cdef inline double penalty_value(Solved* kind, const State* state, int p,
     return value
 
 
-cdef inline double best_colour_option(Solved* kind, const Marks* marks, int k, int d, int w1,
-                                      int w2, const int* first_actions, int first_count,
-                                      const int* white_pos, int p,
-                                      double* moment) noexcept nogil:
-    """G_k(d): the best option whose action 2 is in row k with its die showing d (a white die
-    plus d), after the best action 1 or none."""
-    cdef double value = -INFINITY, candidate
-    cdef int white, pos_k, i, r
-    moment[0] = 0.0
-    for white in range(2):
-        pos_k = number_position(k, (w1 if white == 0 else w2) + d)
-        candidate = marks.single[k][pos_k][p]
-        if candidate > value:
-            value = candidate
-            if Solved is WithMoments:
-                moment[0] = marks.single_moment[k][pos_k][p]
-        for i in range(first_count):
-            r = first_actions[i]
-            candidate = marks.double_mark[r][white_pos[r]][k][pos_k][p]
-            if candidate > value:
-                value = candidate
+cdef inline void best_second_marks(Solved* kind, const State* state, const Marks* marks,
+                              const WhiteSumRows* sums, int p,
+                              SecondMarks* best) noexcept nogil:
+    """SecondMarks with p penalties, for every open row; of equal options the first (the
+    mark alone, then after action 1 in row order)."""
+    cdef double value, moment = 0.0, candidate
+    cdef int t, j, k, pos, i, r
+    for t in range(WHITE_SUMS):
+        for j in range(state.open_count):
+            k = state.open_rows[j]
+            for pos in range(POSITIONS):
+                value = marks.single[k][pos][p]
                 if Solved is WithMoments:
-                    moment[0] = marks.double_moment[r][white_pos[r]][k][pos_k][p]
-    return value
+                    moment = marks.single_moment[k][pos][p]
+                for i in range(sums.first_count[t]):
+                    r = sums.first_actions[t][i]
+                    candidate = marks.double_mark[r][sums.white_pos[t][r]][k][pos][p]
+                    if candidate > value:
+                        value = candidate
+                        if Solved is WithMoments:
+                            moment = marks.double_moment[r][sums.white_pos[t][r]][k][pos][p]
+                best.value[t][k][pos] = value
+                if Solved is WithMoments:
+                    best.moment[t][k][pos] = moment
 
 
-cdef inline void colour_die_values(Solved* kind, const State* state, const Marks* marks,
-                                   int w1, int w2, const int* first_actions, int first_count,
-                                   const int* white_pos, int p, double* by_die,
+cdef inline void colour_die_values(Solved* kind, const State* state, const SecondMarks* best,
+                                   int w1, int w2, double* by_die,
                                    double* by_die_moment) noexcept nogil:
-    """by_die[k * 6 + d - 1] = G_k(d) for every open row k and die d (white pair w1, w2)."""
-    cdef int j, k, d
+    """by_die[k * 6 + d - 1] = G_k(d) for every open row k and die d (white pair w1, w2): the
+    best option whose action 2 is in row k with its die showing d (a white die plus d),
+    after the best action 1 or none; of equal ones, the one with w1."""
+    cdef int t = w1 + w2 - 2, j, k, i, box, other, step
+    cdef const double* values
+    cdef const double* moments
     for j in range(state.open_count):
         k = state.open_rows[j]
-        for d in range(1, FACES + 1):
-            by_die[k * FACES + d - 1] = best_colour_option(
-                kind, marks, k, d, w1, w2, first_actions, first_count, white_pos, p,
-                &by_die_moment[k * FACES + d - 1])
+        values = &best.value[t][k][0]
+        moments = &best.moment[t][k][0]
+        # the boxes of w + 1 .. w + 6 follow each other, in the row's direction
+        step = number_position(k, 3) - number_position(k, 2)
+        box = number_position(k, w1 + 1)
+        other = number_position(k, w2 + 1)
+        for i in range(FACES):
+            if values[other] > values[box]:
+                by_die[k * FACES + i] = values[other]
+                if Solved is WithMoments:
+                    by_die_moment[k * FACES + i] = moments[other]
+            else:
+                by_die[k * FACES + i] = values[box]
+                if Solved is WithMoments:
+                    by_die_moment[k * FACES + i] = moments[box]
+            box += step
+            other += step
 
 
-cdef inline double active_turn(Solved* kind, const State* state, const Marks* marks, int p,
-                               WhiteSums* white, double* expected_moment) noexcept nogil:
+cdef inline double active_turn(Solved* kind, const State* state, const Marks* marks,
+                               const WhiteSumRows* sums, int p, WhiteSums* white,
+                               double* expected_moment) noexcept nogil:
     """A, the expected value of a turn in which this player is active with p penalties, over
     every roll (white pairs, then the coloured dice through `expected_maximum`);
     expected_moment[0] gets its second moment, and `white` what each white sum offers a
     non-active player."""
+    cdef SecondMarks second
     cdef double by_die[ROWS * FACES]
     cdef double by_die_moment[ROWS * FACES]
-    cdef int white_pos[ROWS]
-    cdef int first_actions[ROWS]
-    cdef int w1, w2, total, first_count
+    cdef int w1, w2, t
     cdef double pair_probability, floor, floor_moment, moment, expected = 0.0
     expected_moment[0] = 0.0
-    for total in range(WHITE_SUMS):
-        white.best[total] = -INFINITY
-        white.best_moment[total] = 0.0
-        white.probability[total] = 0.0
+    for t in range(WHITE_SUMS):
+        white.best[t] = -INFINITY
+        white.best_moment[t] = 0.0
+        white.probability[t] = 0.0
+    best_second_marks(kind, state, marks, sums, p, &second)
     for w1 in range(1, FACES + 1):
         for w2 in range(w1, FACES + 1):
             pair_probability = (1.0 if w1 == w2 else 2.0) / 36.0
-            total = w1 + w2
-            first_count = white_sum_rows(state, total, white_pos, first_actions)
+            t = w1 + w2 - 2
             # the white sum alone (a non-active player's choices)
-            white.probability[total - 2] += pair_probability
-            white.best[total - 2] = best_white_mark(
-                kind, marks, first_actions, first_count, white_pos, p, white.best[total - 2],
-                white.best_moment[total - 2], &white.best_moment[total - 2])
+            white.probability[t] += pair_probability
+            white.best[t] = best_white_mark(
+                kind, marks, sums.first_actions[t], sums.first_count[t], sums.white_pos[t], p,
+                white.best[t], white.best_moment[t], &white.best_moment[t])
             # C: a penalty, or action 1 alone
             floor = penalty_value(kind, state, p, &floor_moment)
-            floor = best_white_mark(kind, marks, first_actions, first_count, white_pos, p,
-                                    floor, floor_moment, &floor_moment)
-            colour_die_values(kind, state, marks, w1, w2, first_actions, first_count,
-                              white_pos, p, by_die, by_die_moment)
+            floor = best_white_mark(kind, marks, sums.first_actions[t], sums.first_count[t],
+                                    sums.white_pos[t], p, floor, floor_moment, &floor_moment)
+            colour_die_values(kind, state, &second, w1, w2, by_die, by_die_moment)
             expected += pair_probability * expected_maximum(
                 kind, floor, floor_moment, by_die, by_die_moment, state.open_rows,
                 state.open_count, &moment)
@@ -414,6 +445,7 @@ cdef void solve_state(Solved* kind, double* future, double* second, const int* r
     cdef State state
     cdef Marks marks
     cdef WhiteSums white
+    cdef WhiteSumRows sums
     cdef double active, active_moment
     cdef int r, p
     state.model, state.future, state.second = model, future, second
@@ -428,9 +460,10 @@ cdef void solve_state(Solved* kind, double* future, double* second, const int* r
             state.open_rows[state.open_count] = r
             state.open_count += 1
     value_marks(kind, &state, &marks)
+    white_sum_rows(&state, &sums)
     # The penalty option of p needs U at p + 1 of this same state: solve p = 3 first.
     for p in range(PENALTY_STATES - 1, -1, -1):
-        active = active_turn(kind, &state, &marks, p, &white, &active_moment)
+        active = active_turn(kind, &state, &marks, &sums, p, &white, &active_moment)
         store_value(kind, &state, future, second, p, active, active_moment, &white)
 
 
