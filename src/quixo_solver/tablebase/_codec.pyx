@@ -75,26 +75,37 @@ def bucket_map(int symbols, int buckets):
 def frequencies_from_counts(counts):
     """Per context, counts of each symbol -> frequencies summing to PROBABILITY_SCALE (every
     symbol seen gets at least 1), all zero for a context never seen. Integer arithmetic only,
-    so that the twin (tablebase/_codec_twin.py) gets the same numbers."""
+    so that the twin (tablebase/_codec_twin.py) gets the same numbers: its loop over the
+    contexts, here in arrays (a class's model is made once per class, with up to 64
+    contexts)."""
     counts = np.asarray(counts, dtype=np.int64)
-    result = np.zeros(counts.shape, dtype=np.uint16)
-    for context in range(counts.shape[0]):
-        row = counts[context]
-        total = int(row.sum())
-        if total == 0:
-            continue
-        frequency = [0 if c == 0 else max(1, (int(c) * PROBABILITY_SCALE) // total)
-                     for c in row]
-        missing = PROBABILITY_SCALE - sum(frequency)
-        if missing > 0:
-            frequency[int(np.argmax(row))] += missing
-        while missing < 0:
-            largest = max(range(len(frequency)), key=lambda s: (frequency[s], -s))
-            taken = min(-missing, frequency[largest] - 1)
-            frequency[largest] -= taken
-            missing += taken
-        result[context] = frequency
-    return result
+    totals = counts.sum(axis=1, keepdims=True)
+    shares = (counts * PROBABILITY_SCALE) // np.maximum(totals, 1)
+    frequency = np.where(counts == 0, 0, np.maximum(shares, 1))
+    missing = np.where(totals[:, 0] == 0, 0, PROBABILITY_SCALE - frequency.sum(axis=1))
+    short = np.flatnonzero(missing > 0)
+    frequency[short, np.argmax(counts[short], axis=1)] += missing[short]
+    for context in np.flatnonzero(missing < 0):     # too many symbols raised to 1 (rare)
+        row, excess = frequency[context], -int(missing[context])
+        while excess > 0:
+            largest = int(np.argmax(row))            # the first of the largest
+            taken = min(excess, int(row[largest]) - 1)
+            row[largest] -= taken
+            excess -= taken
+    return frequency.astype(np.uint16)
+
+
+cdef void _fill_slots(const uint32_t[:, ::1] rows, uint8_t[:, ::1] slot_symbol) noexcept:
+    """slot_symbol[t][slot]: the symbol whose range of slots holds `slot`, for each row t of
+    frequencies (each sums to PROBABILITY_SCALE, checked before)."""
+    cdef Py_ssize_t table, symbol, slot
+    cdef uint32_t i
+    for table in range(rows.shape[0]):
+        slot = 0
+        for symbol in range(rows.shape[1]):
+            for i in range(rows[table, symbol]):
+                slot_symbol[table, slot] = <uint8_t>symbol
+                slot += 1
 
 
 cdef class CodecModel:
@@ -146,11 +157,12 @@ cdef class CodecModel:
         table_of[used] = np.arange(used.size, dtype=np.uint16)
         frequency = np.zeros((max(used.size, 1), MAX_SYMBOLS), dtype=np.uint32)
         slot_symbol = np.zeros((max(used.size, 1), PROBABILITY_SCALE), dtype=np.uint8)
-        for table, context in enumerate(used):
-            row = frequencies[context].astype(np.uint32)
-            cumulative = (np.cumsum(row) - row).astype(np.uint32)
-            frequency[table, :symbols] = row | (cumulative << 16)
-            slot_symbol[table] = np.repeat(np.arange(symbols, dtype=np.uint8), row)
+        # per used context: each symbol's frequency and the sum of those before it; each
+        # slot's symbol (a row of frequencies sums to PROBABILITY_SCALE: one row of slots)
+        rows = frequencies[used].astype(np.uint32)
+        cumulative = np.cumsum(rows, axis=1, dtype=np.uint32) - rows
+        frequency[:used.size, :symbols] = rows | (cumulative << 16)
+        _fill_slots(rows, slot_symbol)
         self.frequencies = frequencies
         self.table_of = table_of
         self.frequency = frequency
