@@ -78,12 +78,11 @@ def test_a_full_queue_gets_503_with_retry_after_and_tables_are_still_answered(on
     # the queued client leaves: it leaves the queue
     queued.close()
     wait_for(one_slot, lambda s: s["queued"] == 0, seconds=2)
-    # the running client leaves: its search stops and the slot is freed. The issue asks for
-    # a second; as the client sees it (its close, the server noticing, the search stopping,
-    # the status request) this measured 1.04 s on an idle 2-core machine and up to 2 s under
-    # load, so this bound only guards against a search that runs on: see the closing note
+    # the running client leaves: its search stops and the slot is freed within a second (as
+    # the client sees it: its close, the server noticing, the search stopping, the status
+    # request), even while the search still opens the 5x5 tables
     running.close()
-    assert wait_for(one_slot, lambda s: s["busy"] == 0, seconds=5) < 2.5
+    assert wait_for(one_slot, lambda s: s["busy"] == 0, seconds=5) < 1.0
     answer = one_slot.get(search_path(0.2))
     assert answer.status_code == 200 and answer.json()["position"] == OPEN_5   # type: ignore[index]
 

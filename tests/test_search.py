@@ -245,3 +245,28 @@ def test_fuzz_solver_arguments(depth, seconds, mib, text):
     returns_or_refuses(lambda: Solver(tt_mib=1).solve(Board(size=5), depth=depth, time=seconds,
                                                       nodes=2000), LimitError, DepthError)
     returns_or_refuses(lambda: Solver(tt_mib=1).solve(text), PositionError)
+
+
+def test_a_stop_while_the_searcher_opens_its_tables_answers_at_once(tables, monkeypatch):
+    """Opening a folder's 5x5 tables takes about a second: a stop in the middle returns
+    after the table being opened, and the searcher left without the others is not kept."""
+    solver = Solver(tt_mib=8, tablebase=Tablebase(tables))
+    board = Board("XO.../...../..O../...../..... X")
+    real_table = solver.tablebase.table
+    opened = []
+
+    def open_then_stop(size, a, b):
+        opened.append((a, b))
+        solver.stop()
+        return real_table(size, a, b)
+    monkeypatch.setattr(solver.tablebase, "table", open_then_stop)
+    result = solver.solve(board, time=30)
+    assert len(opened) == 1 and result.value == "unknown" and result.seconds < 5
+    solver.allow()
+    monkeypatch.setattr(solver.tablebase, "table",
+                        lambda size, a, b: opened.append((a, b)) or real_table(size, a, b))
+    opened.clear()
+    solver.solve(board, depth=1)
+    built = [(a, b) for a in range(26) for b in range(26 - a)
+             if solver.tablebase.has_table(5, a, b)]
+    assert set(built) <= set(opened) and len(built) > 1      # every table, this time

@@ -125,12 +125,17 @@ class BaseSolver(Generic[BoardT]):
 
     # -- solving ------------------------------------------------------------------------------
     def searcher(self, size: int) -> SearchKernel:
-        """The search kernel of a board size, made on first use."""
+        """The search kernel of a board size, made on first use. One made while a stop is in
+        force answers at once and is not kept: `_new_searcher` may have left tables out to
+        return sooner (opening a folder of 5x5 tables takes a second)."""
         if size not in self._searchers:
-            self._searchers[size] = self._new_searcher(size)
-            self._searchers[size].set_weights(self.weights.for_size(size).kernel())
+            searcher = self._new_searcher(size)
+            searcher.set_weights(self.weights.for_size(size).kernel())
+            self._searchers[size] = searcher        # from here on stop() reaches it
             if self._stopped:
-                self._searchers[size].stop()
+                searcher.stop()
+                del self._searchers[size]
+            return searcher
         return self._searchers[size]
 
     @property

@@ -58,6 +58,8 @@ class Solver(BaseSolver[Board]):
         if self.tablebase is not None:
             for a in range(size * size + 1):
                 for b in range(size * size + 1 - a):
+                    if self._stopped:          # the tables left out: see searcher()
+                        return searcher
                     if self.tablebase.has_table(size, a, b):
                         searcher.add_table(a, b, self.tablebase.table(size, a, b))
         return searcher
