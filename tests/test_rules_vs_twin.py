@@ -24,6 +24,11 @@ def test_every_child_and_its_status_agree(position):
 
 
 @given(positions())
+def test_children_agree(position):
+    assert _rules.children(*position) == _twin.children(*position)
+
+
+@given(positions())
 def test_status_agrees(position):
     assert _rules.position_status(*position) == _twin.position_status(*position)
 

@@ -8,6 +8,7 @@ every answer on those boards is exact, as `quixo solve` does on first use.
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import sys
 import threading
@@ -78,4 +79,9 @@ def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str =
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
                             access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+    # What start-up made (modules, pages, the app) lives as long as the server: out of the
+    # collector's way, its full collections stay short (measured with explorer_load.py: with
+    # them, the slowest 1% of answers waited for one: with the collector off, p99 went from
+    # 209 ms to 79 ms)
+    gc.freeze()
     uvicorn.Server(config).run()

@@ -109,6 +109,25 @@ def play_move(int size, mover, opponent, int source, int target):
     return next_mover, next_opponent
 
 
+def children(int size, mover, opponent):
+    """(source, target, next mover, next opponent, its status) of every legal move, in
+    geometry.moves order, the positions seen from the next player: legal_moves, play_move and
+    position_status in one call (a position's analysis from the tables makes no board per
+    move); none once the game is over."""
+    cdef const Geometry* g = _checked(size, mover, opponent)
+    cdef mask_t cubes = mover, others = opponent, next_mover, next_opponent
+    cdef int move
+    found = []
+    if status(g, cubes, others) != STATUS_ONGOING:
+        return found
+    for move in range(g.move_count):
+        if is_legal(g, move, others):
+            play(g, move, cubes, others, &next_mover, &next_opponent)
+            found.append((g.move_source_square[move], g.move_target_square[move],
+                          next_mover, next_opponent, status(g, next_mover, next_opponent)))
+    return found
+
+
 def position_status(int size, mover, opponent):
     """+1 if the player to move shows a line (win in 0), -1 if only the opponent does, else 0."""
     cdef const Geometry* g = _checked(size, mover, opponent)

@@ -120,6 +120,14 @@ def play_move(size: int, mover: int, opponent: int, source: int,
     return _masks(_grid_play(_grid(size, mover, opponent), source, target))
 
 
+def children(size: int, mover: int, opponent: int) -> list[tuple[int, int, int, int, int]]:
+    found = []
+    for source, target in legal_moves(size, mover, opponent):
+        child = play_move(size, mover, opponent, source, target)
+        found.append((source, target, *child, position_status(size, *child)))
+    return found
+
+
 def position_status(size: int, mover: int, opponent: int) -> int:
     return _status(_grid(size, mover, opponent))
 

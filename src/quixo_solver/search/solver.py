@@ -24,10 +24,11 @@ from ..board import Board, Move
 from ..errors import QuixoError
 
 from ..notation import square_name
-from ..tablebase import Tablebase
+from .._backend import rules
+from ..tablebase import MissingTableError, ProbeResult, Tablebase, values
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
-from .result import SearchResult
+from .result import SearchResult, preference, seen_by_mover
 from .weights import DEFAULTS, WeightSet, Weights
 
 
@@ -52,6 +53,45 @@ class Solver(BaseSolver[Board]):
             raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
                              f"{clip(tablebase)}")
         self.tablebase = tablebase
+
+    def analyze(self, board: Board, depth: int | None = None, time: float | None = None,
+                nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
+        check_board(board, Board)
+        check_limits(depth, time, nodes)
+        rows = self._analysis_from_tables(board)
+        return rows if rows is not None else super().analyze(board, depth, time, nodes)
+
+    def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
+        """BaseSolver.analyze's answer when every move ends the game or leads into a built
+        class (the same probes, a class's children in one call, and no board made per move:
+        the explorer analyses thousands of positions a second this way); None otherwise."""
+        if self.tablebase is None:
+            return None
+        children = rules.children(board.size, board.mover_cubes, board.opponent_cubes)
+        by_class: dict[tuple[int, int], list[int]] = {}
+        for i, (_, _, mover, opponent, status) in enumerate(children):
+            if not status:
+                by_class.setdefault((mover.bit_count(), opponent.bit_count()), []).append(i)
+        codes: dict[int, int] = {}
+        for (a, b), members in by_class.items():
+            try:
+                found = self.tablebase.codes_at(board.size, a, b,
+                                                [children[i][2] for i in members],
+                                                [children[i][3] for i in members])
+            except MissingTableError:
+                return None
+            codes.update(zip(members, found))
+        rows = []
+        for i, (source, target, _, _, status) in enumerate(children):
+            move = Move(square_name(board.size, source), square_name(board.size, target))
+            if status:
+                seen = SearchResult.terminal(status)
+            else:
+                probed = ProbeResult(values.wdl_of(codes[i]), values.plies_of(codes[i]))
+                seen = SearchResult(probed.value, probed.plies, None, [], source="tablebase")
+            rows.append((move, seen_by_mover(move, seen)))
+        rows.sort(key=lambda row: preference(row[1]))
+        return rows
 
     def _new_searcher(self, size: int) -> SearchKernel:
         searcher = _search.Searcher(size, self.tt_mib)

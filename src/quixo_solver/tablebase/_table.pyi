@@ -8,7 +8,8 @@ from ._codec import CodecModel
 from ._orbit_index import OrbitClass
 from .errors import CorruptTableError
 
-CACHE_SLOTS: int
+MAX_CACHE_SLOTS: int
+def cache_slots(entries: int, segment_entries: int) -> int: ...
 
 class CompressedTable:
     path: Path

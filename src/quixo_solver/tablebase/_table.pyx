@@ -16,7 +16,19 @@ from ..errors import PositionError
 from .errors import CorruptTableError
 
 
-CACHE_SLOTS = 16        # decoded segments a Python table keeps
+# Decoded segments a Python table keeps: enough for a whole table of up to 256 segments (every
+# 4x4 class but the largest few: the explorer's analyses then decode each segment once), at
+# most 256 KiB a table. A direct-mapped cache: a table with no more segments than slots never
+# evicts.
+MAX_CACHE_SLOTS = 256
+
+
+def cache_slots(uint64_t entries, uint64_t segment_entries):
+    """The slots of a table's cache: a power of two, at least 16, at most MAX_CACHE_SLOTS."""
+    cdef uint64_t segments = (entries + segment_entries - 1) // segment_entries, slots = 16
+    while slots < segments and slots < MAX_CACHE_SLOTS:
+        slots *= 2
+    return slots
 
 
 def _popcounts(masks):
@@ -60,13 +72,14 @@ cdef class CompressedTable:
         self.reader.blocks = blocks
         self.reader.block_entries = header.block_entries
         self.reader.segment_entries = header.segment_entries
-        self._cache_keys = np.zeros(CACHE_SLOTS, dtype=np.uint64)
-        self._cache_codes = np.zeros(CACHE_SLOTS * header.segment_entries, dtype=np.uint16)
+        slots = cache_slots(header.entries, header.segment_entries)
+        self._cache_keys = np.zeros(slots, dtype=np.uint64)
+        self._cache_codes = np.zeros(slots * header.segment_entries, dtype=np.uint16)
         cdef uint64_t[::1] keys = self._cache_keys
         cdef uint16_t[::1] codes = self._cache_codes
         self.cache.keys = &keys[0]
         self.cache.codes = &codes[0]
-        self.cache.slots = CACHE_SLOTS
+        self.cache.slots = slots
 
     def damage(self, uint64_t block):
         """The error for a damaged block."""

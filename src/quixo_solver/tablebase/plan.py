@@ -24,7 +24,7 @@ BYTES_PER_SUBSET = 4            # the index's uint32 per set of squares (_orbit_
 # Reading a compressed table (_codec.pxd, _reader.pxd): its model's decoding tables (at most
 # 64 contexts of 4096 slots and 64 frequencies) and rows (at most 2**16, two u32 each), its
 # block index (12 bytes a block of 4096 entries) and checked flags, its cache of segments.
-DECODER_BYTES = 64 * (4096 + 4 * 64) + 2**16 * 8 + 16 * 512 * 2
+DECODER_BYTES = 64 * (4096 + 4 * 64) + 2**16 * 8 + 256 * 512 * 2
 INDEX_BYTES_PER_ENTRY = 13 / 4096
 # Writing one (coding.py): a batch of 1024 blocks coded at once (at most 14.4 KiB each, then
 # joined), the sample of blocks its model is counted on, the per-thread counts.

@@ -92,13 +92,29 @@ class Tablebase:
 
     def code(self, board: Board) -> int:
         check_board(board, Board)
-        mover, opponent = board.mover_cubes, board.opponent_cubes
-        table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
+        return self.code_at(board.size, board.mover_cubes, board.opponent_cubes)
+
+    def code_at(self, size: int, mover: int, opponent: int) -> int:
+        """The value code of the position (mover, opponent) of a `size` board; the masks are
+        checked by the table."""
+        table = self.table(size, bin(mover).count("1"), bin(opponent).count("1"))
         with self._lock:       # a table's cache of decoded segments serves one thread at a time
             return int(table.position_code(mover, opponent))
 
+    def codes_at(self, size: int, mover_count: int, opponent_count: int,
+                 movers: list[int], opponents: list[int]) -> list[int]:
+        """The value codes of many positions of one class (masks checked by the table)."""
+        table = self.table(size, mover_count, opponent_count)
+        with self._lock:
+            return [int(code) for code in table.position_codes(movers, opponents)]
+
     def probe(self, board: Board) -> ProbeResult:
-        code = self.code(board)
+        check_board(board, Board)
+        return self.probe_at(board.size, board.mover_cubes, board.opponent_cubes)
+
+    def probe_at(self, size: int, mover: int, opponent: int) -> ProbeResult:
+        """`probe` of the position (mover, opponent) of a `size` board."""
+        code = self.code_at(size, mover, opponent)
         return ProbeResult(values.wdl_of(code), values.plies_of(code))
 
     def probe_wdl(self, board: Board) -> int:
