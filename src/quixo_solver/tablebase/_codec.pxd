@@ -154,11 +154,13 @@ cdef inline int row_walk_above(const Model* m, RowWalk* w, int i,
 
 
 cdef inline int decode_segment(const Model* m, const uint8_t* data, uint64_t length,
-                               uint64_t first_index, int count,
-                               uint16_t* out) noexcept nogil:
+                               uint64_t first_index, int count, uint16_t* out,
+                               int wanted=0) noexcept nogil:
     """Decode the `count` codes of the segment whose first entry is `first_index` from its
-    `length` bytes into `out`. Returns 0, or DAMAGED_DATA if the bytes are not a segment of this
-    model (short, long, or not ending on the encoder's start state)."""
+    `length` bytes into `out`, or with 0 < `wanted` < `count` only its first `wanted` (the
+    codes decode in order: a probe needs the segment only up to its entry). Returns 0, or
+    DAMAGED_DATA if the bytes are not a segment of this model (short, long, or, decoded whole,
+    not ending on the encoder's start state)."""
     cdef uint8_t buckets_seen[MAX_SEGMENT]
     cdef const uint8_t* end = data + length
     cdef const uint8_t* p = data + 4
@@ -168,6 +170,10 @@ cdef inline int decode_segment(const Model* m, const uint8_t* data, uint64_t len
     cdef int half, code
     if length < 4 or count <= 0 or count > MAX_SEGMENT:
         return DAMAGED_DATA
+    if 0 < wanted < count:
+        count = wanted
+    else:
+        wanted = 0
     x = (<uint32_t>data[0] | <uint32_t>data[1] << 8 | <uint32_t>data[2] << 16
          | <uint32_t>data[3] << 24)
     row_walk_start(m, first_index, &walk)
@@ -203,7 +209,7 @@ cdef inline int decode_segment(const Model* m, const uint8_t* data, uint64_t len
             out[i] = m.alphabet[symbol]
         left = m.bucket_of[symbol]
         buckets_seen[i] = <uint8_t>left
-    if p != end or x != RANS_LOW:
+    if wanted == 0 and (p != end or x != RANS_LOW):
         return DAMAGED_DATA
     return 0
 

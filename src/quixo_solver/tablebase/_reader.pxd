@@ -45,9 +45,10 @@ cdef inline bint block_is_intact(const TableReader* t, uint64_t block) noexcept 
 
 
 cdef inline int decode_table_segment(const TableReader* t, uint64_t segment,
-                                     uint16_t* out) noexcept nogil:
-    """Decode segment `segment` of the table into `out` (its block checked first). Returns
-    the number of codes, or DAMAGED_DATA."""
+                                     uint16_t* out, int wanted=0) noexcept nogil:
+    """Decode segment `segment` of the table into `out` (its block checked first), whole or
+    (0 < `wanted`) its first `wanted` codes. Returns the number of codes decoded, or
+    DAMAGED_DATA."""
     cdef uint64_t per_block = t.block_entries // t.segment_entries
     cdef uint64_t block = segment // per_block, first = segment * t.segment_entries
     cdef uint64_t in_block, start, length
@@ -64,24 +65,35 @@ cdef inline int decode_table_segment(const TableReader* t, uint64_t segment,
                       segments, <int>(segment - block * per_block), &start, &length) != 0:
         return DAMAGED_DATA
     if decode_segment(t.model, t.data + t.offsets[block] + start, length, first, count,
-                      out) != 0:
+                      out, wanted) != 0:
         return DAMAGED_DATA
-    return count
+    return wanted if 0 < wanted < count else count
+
+
+cdef enum:
+    DECODED_BITS = 13      # a cache key: (segment + 1) << DECODED_BITS | codes decoded (<= MAX_SEGMENT)
 
 
 cdef inline int read_code(const TableReader* t, SegmentCache* cache,
                           uint64_t index) noexcept nogil:
     """The code stored at entry `index` (for an entry the file need not hold, whatever was
-    written there: see read_position), or DAMAGED_DATA if its block is damaged."""
+    written there: see read_position), or DAMAGED_DATA if its block is damaged. A segment is
+    decoded the first time only up to the entry asked for (half a segment on average, for
+    random probes), and whole when an entry beyond that is asked for."""
     cdef uint64_t segment = index // t.segment_entries
+    cdef uint64_t offset = index - segment * t.segment_entries
     cdef uint64_t slot = segment & (cache.slots - 1)
+    cdef uint64_t key = cache.keys[slot]
     cdef uint16_t* codes = cache.codes + slot * t.segment_entries
-    if cache.keys[slot] != segment + 1:
+    cdef int decoded
+    if key >> DECODED_BITS != segment + 1 or (key & ((1 << DECODED_BITS) - 1)) <= offset:
         cache.keys[slot] = 0
-        if decode_table_segment(t, segment, codes) == DAMAGED_DATA:
+        decoded = decode_table_segment(
+            t, segment, codes, <int>offset + 1 if key >> DECODED_BITS != segment + 1 else 0)
+        if decoded == DAMAGED_DATA:
             return DAMAGED_DATA
-        cache.keys[slot] = segment + 1
-    return codes[index - segment * t.segment_entries]
+        cache.keys[slot] = ((segment + 1) << DECODED_BITS) | <uint64_t>decoded
+    return codes[offset]
 
 
 cdef inline int read_position(const TableReader* t, SegmentCache* cache, const Geometry* g,

@@ -33,10 +33,9 @@ WRITER_BYTES = 2 * 1024 * 14_400 + 256 * 4096 * 2 + (1 << 20)
 # (_retro.pyx: EXTERNAL_CACHE_SLOTS = 64 segments of 512 entries, 64 KiB), for up to 16 threads.
 BUFFERS = (1 << 20) + 16 * 64 * 512 * 2
 # Choosing a class's model (coding.choose_model): a candidate that splits the squares builds
-# its rows from every arrangement of the movers' cubes among the occupied squares
-# (_codec.rows: the masks as uint32 and int64, their high parts and differences), about 40
-# bytes each, once per class written (measured with tracemalloc: 80 MB for C(24, 13)).
-ROWS_BYTES_PER_ARRANGEMENT = 40
+# its rows (_codec.rows) from the values of the squares above the cut, at most 2**16 of them:
+# a few arrays of int64 each.
+ROWS_BYTES = 8 * 8 * 2**16
 
 
 @dataclass(frozen=True)
@@ -85,8 +84,7 @@ class Unit:
         subsets = sum(class_size(self.size, cubes, 0)
                       for cubes in {self.cubes, min(self.cubes + 1, cells)})
         subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
-        rows = max(comb(a + b, a) for a, b in self.classes) * ROWS_BYTES_PER_ARRANGEMENT
-        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + rows + BUFFERS
+        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + ROWS_BYTES + BUFFERS
 
     @property
     def disk_bytes(self) -> int:
