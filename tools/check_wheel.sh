@@ -108,7 +108,7 @@ done
 "$PYTHON" -m venv "$work/user-env"
 user="$work/user-env/bin"
 "$user/python" -m pip install --quiet --upgrade pip
-"$user/python" -m pip install --quiet --only-binary :all: "$repaired[test,cluster]" \
+"$user/python" -m pip install --quiet --only-binary :all: "$repaired[test,cluster,web]" \
     || fail "installing the wheel without a compiler"
 "$user/python" -m pip list 2>/dev/null | grep -i '^quixo-solver'
 
@@ -137,7 +137,8 @@ if [ "$suite" = 0 ]; then
     tests=(tests/test_version.py tests/test_rules_vs_twin.py tests/test_perft.py)
 fi
 step "the tests against the installed wheel: ${tests[*]:-the whole suite} ${one_core[*]}"
-cp -r "$root/tests" "$root/docs" "$root/pyproject.toml" "$root/README.md" "$work/run/"
+cp -r "$root/tests" "$root/docs" "$root/benchmarks" "$root/pyproject.toml" "$root/README.md" \
+    "$work/run/"           # benchmarks/: the legacy engine adapter its tests run
 rm -rf "$work/run/tests/__pycache__"
 # no src/ here: `import quixo_solver` can only find the installed wheel
 "${one_core[@]}" "$user/python" -m pytest -q -p no:cacheprovider "${tests[@]}" \
