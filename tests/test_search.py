@@ -275,11 +275,9 @@ def test_a_stop_while_the_searcher_opens_its_tables_answers_at_once(tables, monk
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_an_analysis_from_the_tables_equals_the_move_by_move_one(tables, seed):
-    """Solver.analyze answers from the tables without a board per move; BaseSolver.analyze
-    (a board and a probe per move) gives the same rows, on 3x3 and 4x4 positions of random
-    games, finished ones included."""
-    from quixo_solver.search.base import BaseSolver
-
+    """Solver.analyze answers from the tables without a board per move; the move-by-move
+    analysis (a board and a probe per move) gives the same rows, on 3x3 and 4x4 positions of
+    random games, finished ones included."""
     solver = Solver(tt_mib=1, tablebase=Tablebase(tables))
     rng = random.Random(seed)
     board = Board(size=rng.choice((3, 4)))
@@ -288,6 +286,6 @@ def test_an_analysis_from_the_tables_equals_the_move_by_move_one(tables, seed):
             break
         board.push(rng.choice(list(board.legal_moves)))
     fast = solver.analyze(board)
-    slow = BaseSolver.analyze(solver, board)
+    slow = solver._analyze_move_by_move(board, None, None, None)
     assert [(str(move), row.to_json()) for move, row in fast] == \
         [(str(move), row.to_json()) for move, row in slow]

@@ -248,6 +248,18 @@ class BaseSolver(Generic[BoardT]):
         repetitions."""
         check_board(board, self.board_type)
         check_limits(depth, time, nodes)
+        exact = self._analysis_from_tables(board)
+        return exact if exact is not None else self._analyze_move_by_move(
+            board, depth, time, nodes)
+
+    def _analysis_from_tables(self, board: BoardT) -> list[tuple[Any, SearchResult]] | None:
+        """`analyze`'s rows at once where the variant's tables settle every move (a solver
+        with tables overrides it), else None."""
+        return None
+
+    def _analyze_move_by_move(self, board: BoardT, depth: int | None, time: float | None,
+                              nodes: int | None) -> list[tuple[Any, SearchResult]]:
+        """`analyze` one move at a time: a table's value where there is one, else a search."""
         rows: list[tuple[Any, SearchResult]] = []
         for move in board.legal_moves:
             child = board.copy()          # with the game's moves: repetitions count

@@ -25,7 +25,7 @@ from ..errors import QuixoError
 
 from ..notation import square_name
 from .._backend import rules
-from ..tablebase import MissingTableError, ProbeResult, Tablebase, values
+from ..tablebase import MissingTableError, ProbeResult, Tablebase
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult, preference, seen_by_mover
@@ -54,17 +54,11 @@ class Solver(BaseSolver[Board]):
                              f"{clip(tablebase)}")
         self.tablebase = tablebase
 
-    def analyze(self, board: Board, depth: int | None = None, time: float | None = None,
-                nodes: int | None = None) -> list[tuple[Move, SearchResult]]:
-        check_board(board, Board)
-        check_limits(depth, time, nodes)
-        rows = self._analysis_from_tables(board)
-        return rows if rows is not None else super().analyze(board, depth, time, nodes)
-
     def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
-        """BaseSolver.analyze's answer when every move ends the game or leads into a built
-        class (the same probes, a class's children in one call, and no board made per move:
-        the explorer analyses thousands of positions a second this way); None otherwise."""
+        """The move-by-move analysis's answer when every move ends the game or leads into a
+        built class (the same probes, a class's children in one call, and no board made per
+        move: the explorer analyses thousands of positions a second this way); None
+        otherwise."""
         if self.tablebase is None:
             return None
         children = rules.children(board.size, board.mover_cubes, board.opponent_cubes)
@@ -87,7 +81,7 @@ class Solver(BaseSolver[Board]):
             if status:
                 seen = SearchResult.terminal(status)
             else:
-                probed = ProbeResult(values.wdl_of(codes[i]), values.plies_of(codes[i]))
+                probed = ProbeResult.of_code(codes[i])
                 seen = SearchResult(probed.value, probed.plies, None, [], source="tablebase")
             rows.append((move, seen_by_mover(move, seen)))
         rows.sort(key=lambda row: preference(row[1]))

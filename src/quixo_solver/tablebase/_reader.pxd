@@ -85,11 +85,11 @@ cdef inline int read_code(const TableReader* t, SegmentCache* cache,
     cdef uint64_t slot = segment & (cache.slots - 1)
     cdef uint64_t key = cache.keys[slot]
     cdef uint16_t* codes = cache.codes + slot * t.segment_entries
+    cdef bint held = key >> DECODED_BITS == segment + 1     # this segment, in part or whole
     cdef int decoded
-    if key >> DECODED_BITS != segment + 1 or (key & ((1 << DECODED_BITS) - 1)) <= offset:
+    if not held or (key & ((1 << DECODED_BITS) - 1)) <= offset:
         cache.keys[slot] = 0
-        decoded = decode_table_segment(
-            t, segment, codes, <int>offset + 1 if key >> DECODED_BITS != segment + 1 else 0)
+        decoded = decode_table_segment(t, segment, codes, 0 if held else <int>offset + 1)
         if decoded == DAMAGED_DATA:
             return DAMAGED_DATA
         cache.keys[slot] = ((segment + 1) << DECODED_BITS) | <uint64_t>decoded

@@ -51,6 +51,11 @@ class ProbeResult:
     def value(self) -> str:
         return values.WDL_NAMES[self.wdl]
 
+    @classmethod
+    def of_code(cls, code: int) -> "ProbeResult":
+        """The result a table's value code stands for."""
+        return cls(values.wdl_of(code), values.plies_of(code))
+
 
 class Tablebase:
     """The tables of one folder, memory-mapped on first use; each block of values is checked
@@ -92,12 +97,8 @@ class Tablebase:
 
     def code(self, board: Board) -> int:
         check_board(board, Board)
-        return self.code_at(board.size, board.mover_cubes, board.opponent_cubes)
-
-    def code_at(self, size: int, mover: int, opponent: int) -> int:
-        """The value code of the position (mover, opponent) of a `size` board; the masks are
-        checked by the table."""
-        table = self.table(size, bin(mover).count("1"), bin(opponent).count("1"))
+        mover, opponent = board.mover_cubes, board.opponent_cubes
+        table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
         with self._lock:       # a table's cache of decoded segments serves one thread at a time
             return int(table.position_code(mover, opponent))
 
@@ -109,13 +110,7 @@ class Tablebase:
             return [int(code) for code in table.position_codes(movers, opponents)]
 
     def probe(self, board: Board) -> ProbeResult:
-        check_board(board, Board)
-        return self.probe_at(board.size, board.mover_cubes, board.opponent_cubes)
-
-    def probe_at(self, size: int, mover: int, opponent: int) -> ProbeResult:
-        """`probe` of the position (mover, opponent) of a `size` board."""
-        code = self.code_at(size, mover, opponent)
-        return ProbeResult(values.wdl_of(code), values.plies_of(code))
+        return ProbeResult.of_code(self.code(board))
 
     def probe_wdl(self, board: Board) -> int:
         """+1 if the player to move wins, 0 for a draw, -1 for a loss."""
