@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quixo_solver.tablebase import _codec, _codec_twin
+from quixo_solver.tablebase import _codec, _codec_twin, coding
 from quixo_solver.tablebase._orbit_index import orbit_class
 
 
@@ -173,3 +173,26 @@ def test_holes_and_terminal_positions_take_the_code_before_them():
             assert filled[i] == expected
             previous = expected
     assert min(kinds.values()) > 0, kinds
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(3, 12).flatmap(lambda occupied: st.tuples(
+    st.just(occupied), st.integers(0, occupied), st.integers(1, occupied - 1),
+    st.lists(st.integers(0, 9), min_size=1, max_size=600), st.integers(0, 3000),
+    st.integers(0, 7), st.booleans())))
+def test_coarser_counts_are_the_counts_of_the_coarser_shape(case):
+    """choose_model counts each cut once with the most buckets: what it derives for every
+    other shape must be what counting that shape gives (the twin counts both)."""
+    occupied, movers, cut, codes, first_index, buckets, with_cut = case
+    alphabet = sorted(set(codes))
+
+    def counted(buckets, split):
+        model = _codec_twin.Model(alphabet, False, buckets, split, occupied, movers)
+        counts = [[0] * len(alphabet) for _ in range(model.contexts)]
+        _codec_twin.count(model, codes, first_index, counts)
+        return np.array(counts, dtype=np.int64)
+
+    most = max(coding.BUCKETS)
+    target = coding.Shape(buckets, cut if with_cut else 0)
+    derived = coding.coarser_counts(counted(most, cut), most, target)
+    assert derived.tolist() == counted(target.buckets, target.split).tolist()

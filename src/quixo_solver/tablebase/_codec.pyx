@@ -5,8 +5,8 @@ The encoder runs where a table is written (a build, `quixo tablebase compress`);
 
 Choosing a model. Every class gets the model that codes it in the fewest bits, its own size
 included, among a few shapes (buckets of the two neighbours, the cut of the rows): each shape
-is counted on a sample of the class's segments, the best one is counted on the whole class,
-and its counts become frequencies that sum to PROBABILITY_SCALE in each context
+is counted on a sample of the class's blocks, and the best one's counts (over the whole of a
+small class, tablebase/coding.py) become frequencies that sum to PROBABILITY_SCALE in each context
 (`frequencies_from_counts`, the same integer rule in the twin).
 """
 from functools import lru_cache
@@ -29,7 +29,8 @@ cdef enum:
 
 BLOCK_ENTRIES = 4096
 SEGMENT_ENTRIES = 512
-SAMPLE_ENTRIES = 1 << 20            # entries counted for each candidate model, at most
+SAMPLE_ENTRIES = 1 << 20            # entries a large class's frequencies are counted on
+CHOICE_ENTRIES = 1 << 17            # entries each candidate shape is counted on, at most
 MODEL_HEADER = 4                    # symbols, escape, buckets, split (u8 each)
 PARAMETERS = {"PROBABILITY_BITS": PROBABILITY_BITS, "RANS_LOW": RANS_LOW,
               "MAX_SYMBOLS": MAX_SYMBOLS, "MAX_BUCKETS": MAX_BUCKETS,
@@ -204,11 +205,6 @@ cdef class CodecModel:
             self.model.slot_symbol = &slot_symbol[0, 0]
             self.model.frequency = &frequency[0, 0]
 
-    def with_counts(self, counts):
-        """This shape with the frequencies of `counts` (contexts x symbols)."""
-        return CodecModel(self.alphabet, self.escape, self.buckets, self.split, self.occupied,
-                          self.movers, frequencies_from_counts(counts))
-
     @property
     def symbols(self):
         return int(self.model.symbols)
@@ -239,8 +235,12 @@ cdef class CodecModel:
                           frequencies.reshape(contexts, symbols))
 
     def model_bits(self):
-        return 8 * (MODEL_HEADER + 2 * self.model.symbols + 2 * self.contexts
-                    * self.model.symbols)
+        return model_bits(self.model.symbols, self.buckets)
+
+
+def model_bits(int symbols, int buckets):
+    """The bits of a stored model (to_bytes) of `symbols` symbols and `buckets` buckets."""
+    return 8 * (MODEL_HEADER + 2 * symbols + 2 * (buckets + 1) ** 2 * symbols)
 
 
 cdef inline void _fill_segment(const Geometry* g, const OrbitIndex* x, const uint32_t* masks,
@@ -429,7 +429,7 @@ cdef inline int _entries_from(uint64_t first, int length, uint64_t total) noexce
 cdef inline int _threads_for(Py_ssize_t items, int threads) noexcept nogil:
     """Threads worth starting for `items` blocks: one for a small class (a parallel region
     costs more than it saves there)."""
-    if items < 64 or threads < 1:
+    if items < 2 or threads < 1:
         return 1
     return threads
 
@@ -465,27 +465,41 @@ def count_filled(CodecModel shape, filled, blocks, uint64_t entries, int block_e
 
 
 def coded_bits(counts):
-    """The bits an ideal coder with these (per context) probabilities spends on the counts."""
-    counts = np.asarray(counts, dtype=np.float64)
-    totals = counts.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        used = counts > 0
-        entropy = np.where(used, counts * np.log2(np.where(used, counts, 1)), 0.0).sum()
-        context_terms = np.where(totals > 0, totals * np.log2(np.where(totals > 0, totals, 1)),
-                                 0.0).sum()
-    return float(context_terms - entropy)
+    """The bits an ideal coder with these (per context) probabilities spends on the counts:
+    per context, total * log2(total) - sum of count * log2(count)."""
+    cdef const int64_t[:, ::1] c = np.ascontiguousarray(counts, dtype=np.int64)
+    cdef double bits = 0.0, total
+    cdef Py_ssize_t context, symbol
+    with nogil:
+        for context in range(c.shape[0]):
+            total = 0.0
+            for symbol in range(c.shape[1]):
+                if c[context, symbol] > 0:
+                    total += <double>c[context, symbol]
+                    bits -= c[context, symbol] * log2(<double>c[context, symbol])
+            if total > 0:
+                bits += total * log2(total)
+    return bits
 
 
 def encode_blocks(CodecModel model, OrbitClass orbits, values, uint64_t first_block,
-                  uint64_t blocks, int block_entries, int segment_entries, int threads=1):
+                  uint64_t blocks, int block_entries, int segment_entries, int threads=1,
+                  filled=None):
     """Code `blocks` blocks of the class from `first_block` on. Returns (bytes of the blocks
-    one after the other as a uint8 array, each block's length (u32), each block's CRC-32)."""
+    one after the other as a uint8 array, each block's length (u32), each block's CRC-32).
+    `filled`, if given, holds these blocks' codes as coded (fill_blocks: one row per block),
+    which spares filling them again."""
     _check_shape(block_entries, segment_entries)
     if model.frequencies is None:
         raise ValueError("a model without frequencies")
     cdef const uint16_t[::1] codes = values
     if codes.shape[0] != orbits.entries:
         raise ValueError(f"{codes.shape[0]} values for a class of {orbits.entries} entries")
+    cdef const uint16_t[:, ::1] rows = None
+    if filled is not None:
+        rows = filled
+        if rows.shape[0] != blocks or rows.shape[1] != block_entries:
+            raise ValueError("filled codes that are not one row per block")
     cdef uint64_t total = codes.shape[0]
     cdef uint64_t capacity = block_capacity(block_entries, segment_entries)
     if first_block * block_entries > total or (first_block + blocks) * block_entries \
@@ -505,21 +519,24 @@ def encode_blocks(CodecModel model, OrbitClass orbits, values, uint64_t first_bl
     cdef uint64_t first
     cdef int count, s, n, segments
     cdef uint16_t* buffer
+    cdef bint refill = rows is None
     for i in prange(<Py_ssize_t>blocks, nogil=True, schedule="dynamic",
                     num_threads=_threads_for(blocks, threads)):
-        buffer = <uint16_t*>malloc(block_entries * sizeof(uint16_t))
+        buffer = <uint16_t*>malloc(block_entries * sizeof(uint16_t)) if refill else NULL
         lengths[i] = -1
-        if buffer != NULL:
+        if buffer != NULL or not refill:
             first = (first_block + i) * block_entries
             count = block_entries if first + block_entries <= total else total - first
-            segments = (count + segment_entries - 1) // segment_entries
-            for s in range(segments):
-                n = segment_entries if (s + 1) * segment_entries <= count else \
-                    count - s * segment_entries
-                _fill_segment(g, x, masks, &codes[0], first + s * segment_entries, n,
-                              first_code, buffer + s * segment_entries)
-            lengths[i] = _encode_block(m, &code_symbol[0], buffer, first, count,
-                                       segment_entries, &scratch[i * capacity], capacity)
+            if refill:
+                segments = (count + segment_entries - 1) // segment_entries
+                for s in range(segments):
+                    n = segment_entries if (s + 1) * segment_entries <= count else \
+                        count - s * segment_entries
+                    _fill_segment(g, x, masks, &codes[0], first + s * segment_entries, n,
+                                  first_code, buffer + s * segment_entries)
+            lengths[i] = _encode_block(m, &code_symbol[0], buffer if refill else &rows[i, 0],
+                                       first, count, segment_entries,
+                                       &scratch[i * capacity], capacity)
         free(buffer)
     if blocks and np.any(lengths_array < 0):
         raise ValueError("a block could not be coded with this model (a code it has never "

@@ -73,7 +73,7 @@ from ._orbit_index import orbit_class
 from .errors import CorruptTableError
 
 cdef enum:
-    CHUNK = 16384       # entries of one unit of parallel work (a whole number of segments)
+    CHUNK = 4096        # entries of one unit of parallel work (a whole number of segments)
     EXTERNAL_CACHE_SLOTS = 64   # decoded segments of the next class each thread keeps
     BATCH = 32          # frontier entries whose parents are looked up together
     NO_PLIES = 0x7FFF

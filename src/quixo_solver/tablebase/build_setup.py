@@ -29,12 +29,12 @@ class BuildReport:
     seconds: float = 0.0
 
 
-def check_resources(directory: Path, todo: list[plan.Unit], *,
+def check_resources(directory: Path, todo: list[plan.Unit], *, threads: int = 1,
                     memory_here: bool = True) -> tuple[int, int]:
-    """(memory, disk) the remaining units need; InsufficientResourcesError if the folder's
-    disk lacks room, or with `memory_here` this machine lacks memory (a cluster build checks
-    its workers' instead)."""
-    memory, disk = plan.memory_bytes(todo), plan.disk_bytes(todo)
+    """(memory, disk) the remaining units need, built on `threads` threads;
+    InsufficientResourcesError if the folder's disk lacks room, or with `memory_here` this
+    machine lacks memory (a cluster build checks its workers' instead)."""
+    memory, disk = plan.memory_bytes(todo, threads), plan.disk_bytes(todo)
     free_memory = available_memory()
     free_disk = shutil.disk_usage(directory).free
     if memory_here and memory > free_memory:
@@ -49,7 +49,7 @@ def check_resources(directory: Path, todo: list[plan.Unit], *,
 
 
 def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None, *,
-            force: bool, memory_here: bool = True
+            force: bool, threads: int = 1, memory_here: bool = True
             ) -> tuple[Path, BuildReport, list[plan.Unit], set[plan.Unit]]:
     """What a build (in this process or on a cluster) starts with: the folder, cleared of
     killed writers' temporary files; the report listing the units already built; the units
@@ -68,5 +68,5 @@ def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None
     damaged = {unit for unit in todo if any(
         (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
     if not force:
-        check_resources(directory, todo, memory_here=memory_here)
+        check_resources(directory, todo, threads=threads, memory_here=memory_here)
     return directory, report, todo, damaged

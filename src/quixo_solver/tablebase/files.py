@@ -149,12 +149,12 @@ def table_pieces(size: int, mover_count: int, opponent_count: int,
                          f"which has {orbits.entries} entries")
     counts = orbits.code_counts(values)
     figures = class_figures(size, mover_count, opponent_count, values, counts)
-    model = coding.choose_model(orbits, values, counts, threads)
+    model, filled = coding.choose_model(orbits, values, counts, threads)
     head = HEAD.pack(MAGIC, VERSION, size, mover_count, opponent_count)
     yield head
     lengths, checksums = [], []
     for data, block_lengths, block_checksums in coding.coded_blocks(model, orbits, values,
-                                                                    threads):
+                                                                    threads, filled):
         lengths.append(block_lengths)
         checksums.append(block_checksums)
         yield data.data

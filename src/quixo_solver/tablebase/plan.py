@@ -38,6 +38,11 @@ BUFFERS = (1 << 20) + 16 * 64 * 512 * 2
 ROWS_BYTES = 8 * 8 * 2**16
 
 
+# A local build runs pairs of at most this many entries side by side, one thread each
+# (builder.py): a small pair has too few chunks to keep the cores busy on its own.
+SMALL_UNIT_ENTRIES = 1 << 20
+
+
 @dataclass(frozen=True)
 class Unit:
     size: int
@@ -119,5 +124,15 @@ def disk_bytes(plan: list[Unit]) -> int:
     return sum(unit.disk_bytes for unit in plan)
 
 
-def memory_bytes(plan: list[Unit]) -> int:
-    return max((unit.memory_bytes for unit in plan), default=0)
+def runs_side_by_side(unit: Unit) -> bool:
+    """Whether a local build runs this unit beside others, one thread each (builder.py):
+    pairs of SMALL_UNIT_ENTRIES or fewer."""
+    return unit.entries <= SMALL_UNIT_ENTRIES
+
+
+def memory_bytes(plan: list[Unit], threads: int = 1) -> int:
+    """Peak memory of building these units on `threads` threads: the largest unit, or as
+    many small units at once as there are threads (runs_side_by_side)."""
+    largest = max((unit.memory_bytes for unit in plan), default=0)
+    small = max((unit.memory_bytes for unit in plan if runs_side_by_side(unit)), default=0)
+    return max(largest, max(threads, 1) * small)
