@@ -3,6 +3,9 @@ that the machine's load falls on both alike (issue 13: a redesign must not slow 
 
     python benchmarks/compare_trees.py BEFORE_SRC AFTER_SRC [--repeat 5]
 
+Measurements marked [long] (a 5x5 build: issue 23's build time with compressed files) run
+only with --long, or when --only names them.
+
 Each SRC is a folder holding built packages (`python setup.py build_ext --inplace` in its
 checkout): for example a `git worktree` of the older commit and this checkout's `src`. Every
 measurement runs in a fresh process with that SRC first on the path. Prints the median of
@@ -36,6 +39,14 @@ with tempfile.TemporaryDirectory() as folder:
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "quixo_solver", "tablebase", "build", "--size", "4",
                     "--dir", folder], check=True, capture_output=True)
+    result = time.perf_counter() - started
+""",
+    "5x5 build to 1 blank, 2 threads (s) [long]": """
+import tempfile
+from quixo_solver.tablebase import build
+with tempfile.TemporaryDirectory() as folder:
+    started = time.perf_counter()
+    build(folder, 5, 1, progress=False)
     result = time.perf_counter() - started
 """,
     "search 5x5 nodes/s (two players)": """
@@ -82,10 +93,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", help="run only the measurements whose name contains this")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--long", action="store_true",
+                        help="also run the measurements marked [long] (minutes each)")
     args = parser.parse_args()
     rows = []
     for name, code in MEASUREMENTS.items():
-        if args.only and args.only not in name:
+        if args.only and args.only not in name or "[long]" in name and not (
+                args.long or args.only):
             continue
         before, after = [], []
         for _ in range(args.repeat):          # interleaved: before, after, before, ...
