@@ -79,7 +79,7 @@ cdef inline int entry_kind(const Geometry* g, const OrbitIndex* x, const uint32_
     a hole (what a whole table's values show there)."""
     cdef mask_t occupied = x.block_sets[block]
     cdef mask_t mover = pdep(masks[arrangement], occupied)
-    if x.block_symmetries[block] and is_hole(x, block, mover, arrangement):
+    if is_hole(x, block, mover):
         return DRAW_CODE
     return position_kind(g, mover, occupied & ~mover)
 

@@ -73,19 +73,19 @@ cdef inline uint64_t arrangement_rank(mask_t mover, mask_t canonical,
 cdef inline uint64_t smallest_arrangement(const OrbitIndex* x, uint64_t block,
                                           mask_t mover) noexcept nogil:
     """The smallest arrangement rank of `mover` (on the block's canonical set) and its images
-    under the symmetries that fix the set."""
-    cdef mask_t canonical = x.block_sets[block]
-    cdef uint32_t below = x.block_below[block]
-    cdef uint64_t best = arrangement_rank(mover, canonical, below), other
+    under the symmetries that fix the set. Ranks among one set's arrangements are in the
+    order of their masks (a colex rank is in the order of the bit mask, and pext keeps the
+    order of subsets of the set), so the smallest image is found by its mask and ranked once."""
+    cdef mask_t smallest = mover, image
     cdef unsigned int fixing = x.block_symmetries[block]
     cdef int u
     while fixing:
         u = quixo_ctz32(fixing)
         fixing &= fixing - 1
-        other = arrangement_rank(image_of(x.images, u, mover), canonical, below)
-        if other < best:
-            best = other
-    return best
+        image = image_of(x.images, u, mover)
+        if image < smallest:
+            smallest = image
+    return arrangement_rank(smallest, x.block_sets[block], x.block_below[block])
 
 
 cdef inline uint64_t orbit_index(const OrbitIndex* x, mask_t mover,
@@ -112,12 +112,17 @@ cdef inline int fixing_symmetries(const OrbitIndex* x, uint64_t block,
     return count
 
 
-cdef inline bint is_hole(const OrbitIndex* x, uint64_t block, mask_t mover,
-                         uint64_t arrangement) noexcept nogil:
-    """Whether slot `arrangement` of the block (holding `mover`) is no orbit's entry: an image
-    of it ranks lower."""
-    return x.block_symmetries[block] != 0 and smallest_arrangement(
-        x, block, mover) != arrangement
+cdef inline bint is_hole(const OrbitIndex* x, uint64_t block, mask_t mover) noexcept nogil:
+    """Whether the slot of `mover` in the block (on its canonical set) is no orbit's entry: an
+    image of it ranks lower, that is, has a smaller mask (smallest_arrangement)."""
+    cdef unsigned int fixing = x.block_symmetries[block]
+    cdef int u
+    while fixing:
+        u = quixo_ctz32(fixing)
+        fixing &= fixing - 1
+        if image_of(x.images, u, mover) < mover:
+            return True
+    return False
 
 
 cdef class OrbitClass:

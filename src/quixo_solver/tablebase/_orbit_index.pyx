@@ -115,8 +115,7 @@ cdef class OrbitClass:
         cdef uint64_t arrangement = index % self.index.arrangements
         cdef mask_t occupied = self.index.block_sets[block]
         cdef mask_t mover = pdep(self.arrangement_masks[arrangement], occupied)
-        return int(mover), int(occupied & ~mover), bool(is_hole(&self.index, block, mover,
-                                                                arrangement))
+        return int(mover), int(occupied & ~mover), bool(is_hole(&self.index, block, mover))
 
     def hole_mask(self, start=0, stop=None):
         """A uint8 array over entries start .. stop - 1: 1 where the slot is a hole (no
@@ -140,7 +139,7 @@ cdef class OrbitClass:
                     continue
                 arrangement = index - block * self.index.arrangements
                 mover = pdep(self.masks[arrangement], self.index.block_sets[block])
-                out[index - first] = is_hole(&self.index, block, mover, arrangement)
+                out[index - first] = is_hole(&self.index, block, mover)
                 index += 1
         return result
 
@@ -166,7 +165,7 @@ cdef class OrbitClass:
                 occupied = self.index.block_sets[block]
                 for arrangement in range(self.index.arrangements):
                     mover = pdep(self.masks[arrangement], occupied)
-                    if not is_hole(&self.index, block, mover, arrangement):
+                    if not is_hole(&self.index, block, mover):
                         counts[codes[index]] += SYMMETRIES // fixing_symmetries(
                             &self.index, block, mover)
                     index += 1

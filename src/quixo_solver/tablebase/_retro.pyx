@@ -366,7 +366,7 @@ cdef void _mark_chunk(ClassSide side, uint64_t index, uint64_t stop,
     while index < stop:
         mover = pdep(side.arrangement_masks[arrangement], occupied)
         opponent = occupied & ~mover
-        if is_hole(x, block, mover, arrangement):
+        if is_hole(x, block, mover):
             side.words_view[index] = HOLE
         elif has_line(g, mover):
             side.words_view[index] = SETTLED | win_in(0)

@@ -105,7 +105,7 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
                 arrangement = index % x.arrangements
                 occupied = x.block_sets[block]
                 mover = pdep(arrangement_masks[arrangement], occupied)
-                if is_hole(x, block, mover, arrangement):
+                if is_hole(x, block, mover):
                     expected = DRAW_CODE
                 else:
                     expected = expected_value(g, mover, occupied & ~mover, &inside[0],

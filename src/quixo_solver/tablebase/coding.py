@@ -5,8 +5,9 @@ fewest bits, the model's own bytes included: the alphabet comes from the class's
 ones the file stores); each candidate shape is counted on a sample of blocks spread over the
 class, and the winner's frequencies come from all of a small class, or from a larger sample
 of a large one. `coded_blocks` then codes the blocks in batches, on the cores, so that no
-copy of a large table is ever made. (Measured on the 5x5 classes, see benchmarks/tablebase_codecs.py: two
-neighbours with 7 buckets, rows cut at 4 to 8, win on nearly every large class.)
+copy of a large table is ever made. (Measured on the 5x5 classes, see
+benchmarks/tablebase_codecs.py: two neighbours with 7 buckets, rows cut at 4 to 8, win on
+nearly every large class.)
 """
 from __future__ import annotations
 
@@ -130,16 +131,16 @@ def choose_model(orbits: OrbitClass, values: npt.NDArray[np.uint16],
             best = (total, shape, counts)
     assert best is not None
     _, chosen, counts = best
-    model = _codec.CodecModel(alphabet, escape, chosen.buckets, chosen.split, occupied,
-                              orbits.mover_count)
     if not small:
         counts = counts + 1
-    elif sample.size < blocks:
-        counts = _codec.count_filled(model, filled, every, orbits.entries, BLOCK_ENTRIES,
+    elif sample.size < blocks:          # chosen on part of a small class: count all of it
+        unfitted = _codec.CodecModel(alphabet, escape, chosen.buckets, chosen.split,
+                                     occupied, orbits.mover_count)
+        counts = _codec.count_filled(unfitted, filled, every, orbits.entries, BLOCK_ENTRIES,
                                      SEGMENT_ENTRIES, threads)
-    return (_codec.CodecModel(alphabet, escape, chosen.buckets, chosen.split, occupied,
-                              orbits.mover_count, _codec.frequencies_from_counts(counts)),
-            filled if small else None)
+    model = _codec.CodecModel(alphabet, escape, chosen.buckets, chosen.split, occupied,
+                              orbits.mover_count, _codec.frequencies_from_counts(counts))
+    return model, filled if small else None
 
 
 def coded_blocks(model: _codec.CodecModel, orbits: OrbitClass, values: npt.NDArray[np.uint16],
