@@ -3,8 +3,9 @@ that the machine's load falls on both alike (issue 13: a redesign must not slow 
 
     python benchmarks/compare_trees.py BEFORE_SRC AFTER_SRC [--repeat 5]
 
-Measurements marked [long] (a 5x5 build: issue 23's build time with compressed files) run
-only with --long, or when --only names them.
+Measurements marked [long] run only with --long, or when --only names them: a 5x5 build
+(issue 23's build time with compressed files), and a search that probes 5x5 tables (built
+once per file format into the temporary folder, a few minutes).
 
 Each SRC is a folder holding built packages (`python setup.py build_ext --inplace` in its
 checkout): for example a `git worktree` of the older commit and this checkout's `src`. Every
@@ -55,6 +56,19 @@ solver, nodes, seconds = Solver(tt_mib=64), 0, 0.0
 for position in ["...../...../...../...../..... X", "X.O../.X.../..O../...../O...X X",
                  "XO.OX/.XOX./O.X.O/.OXO./XO.OX O"]:
     found = solver.solve(Board(position), depth=8)
+    nodes, seconds = nodes + found.nodes, seconds + found.seconds
+result = nodes / seconds
+""",
+    "search 5x5 nodes/s probing tables to 2 blanks [long]": """
+import os, tempfile
+from quixo_solver import Board, Solver
+from quixo_solver.tablebase import build, files
+# each tree's own file format (3: a byte an entry, 4: compressed), built once and kept
+folder = os.path.join(tempfile.gettempdir(), f"quixo-compare-5x5-2-blanks-v{files.VERSION}")
+build(folder, 5, 2, progress=False)
+solver, nodes, seconds = Solver(tt_mib=64, tablebase=folder), 0, 0.0
+for position in ["XXOXO/OOOXX/XX.OX/XX..O/OOXOX X", "XXOOX/O.XXX/OOXOO/X..OO/XOXOX X"]:
+    found = solver.solve(Board(position), depth=9)    # 3 blanks: a blank taken is a probe
     nodes, seconds = nodes + found.nodes, seconds + found.seconds
 result = nodes / seconds
 """,
