@@ -244,12 +244,17 @@ def test_an_interrupted_build_resumes_and_keeps_finished_work(tmp_path):
     assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
 
 
-def test_results_do_not_depend_on_the_thread_count(tmp_path):
-    one, two = tmp_path / "one", tmp_path / "two"
+def test_results_do_not_depend_on_the_thread_count_or_the_schedule(tmp_path, monkeypatch):
+    """One thread; two, the small pairs side by side; two, every pair alone on both."""
+    one, side_by_side, alone = tmp_path / "one", tmp_path / "side", tmp_path / "alone"
     build(one, 3, jobs=1)
-    build(two, 3, jobs=2)
-    for path in one.glob("*.qtb"):
-        assert path.read_bytes() == (two / path.name).read_bytes()
+    build(side_by_side, 3, jobs=2)
+    monkeypatch.setattr(plan, "SMALL_UNIT_ENTRIES", 0)
+    build(alone, 3, jobs=2)
+    expected = {path.name: path.read_bytes() for path in one.glob("*.qtb")}
+    assert len(expected) == sum(len(unit.classes) for unit in plan.units(3))
+    for folder in (side_by_side, alone):
+        assert {path.name: path.read_bytes() for path in folder.glob("*.qtb")} == expected
 
 
 def test_a_build_that_needs_too_much_refuses_cleanly(tmp_path, monkeypatch):
