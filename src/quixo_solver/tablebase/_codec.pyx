@@ -6,8 +6,8 @@ The encoder runs where a table is written (a build, `quixo tablebase compress`);
 Choosing a model. Every class gets the model that codes it in the fewest bits, its own size
 included, among a few shapes (buckets of the two neighbours, the cut of the rows): each shape
 is counted on a sample of the class's blocks, and the best one's counts (over the whole of a
-small class, tablebase/coding.py) become frequencies that sum to PROBABILITY_SCALE in each context
-(`frequencies_from_counts`, the same integer rule in the twin).
+small class, tablebase/coding.py) become frequencies that sum to PROBABILITY_SCALE in each
+context (`frequencies_from_counts`, the same integer rule in the twin).
 """
 from functools import lru_cache
 from math import comb
@@ -429,7 +429,7 @@ cdef inline int _entries_from(uint64_t first, int length, uint64_t total) noexce
 cdef inline int _threads_for(Py_ssize_t items, int threads) noexcept nogil:
     """Threads worth starting for `items` blocks: one for a small class (a parallel region
     costs more than it saves there)."""
-    if items < 2 or threads < 1:
+    if items < 64 or threads < 1:
         return 1
     return threads
 
