@@ -234,9 +234,6 @@ cdef class CodecModel:
         return CodecModel(alphabet, bool(escape), buckets, split, occupied, movers,
                           frequencies.reshape(contexts, symbols))
 
-    def model_bits(self):
-        return model_bits(self.model.symbols, self.buckets)
-
 
 def model_bits(int symbols, int buckets):
     """The bits of a stored model (to_bytes) of `symbols` symbols and `buckets` buckets."""
