@@ -223,6 +223,8 @@ BAD_COMMAND_LINES = [
     ["tablebase", "build", "--size", "6"],
     ["tablebase", "build", "--size", "4", "--max-blanks", "-1"],
     ["tablebase", "verify", "--size", "3", "--jobs", str(10**30)],
+    ["tablebase", "verify", "--size", "3", "--min-blanks", "3", "--max-blanks", "2"],
+    ["tablebase", "verify", "--size", "3", "--max-blanks", "10"],
     ["tablebase", "probe", "X.x../...../...../...../..... O1"],
     ["frobnicate"],
 ]

@@ -14,6 +14,7 @@ from quixo_solver.cli import main
 from quixo_solver.tablebase import _index, _verify
 from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
 from quixo_solver.tablebase import (
+    BlankRangeError,
     CorruptTableError,
     MissingTableError,
     Tablebase,
@@ -116,6 +117,20 @@ def test_the_verifier_passes_on_every_table_built(tables):
         assert report.ok, [c for c in report.classes if c.mismatches]
         blanks = 1 if size == 5 else None
         assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, blanks))
+
+
+def test_the_verifier_checks_only_the_blanks_asked_for(tables):
+    for low, high in ((0, 0), (1, 1), (0, 1), (1, 25)):
+        report = verify(tables, 5, min_blanks=low, max_blanks=high)
+        assert report.ok
+        assert sorted((c.mover_count, c.opponent_count) for c in report.classes) == sorted(
+            cls for unit in plan.units(5, 1) if low <= 25 - unit.cubes <= high
+            for cls in unit.classes)
+    with pytest.raises(MissingTableError, match="with 2 to 25 blanks"):
+        verify(tables, 5, min_blanks=2)
+    for low, high in ((1, 0), (-1, 1), (0, 26), (True, 1), (0, 1.0)):
+        with pytest.raises(BlankRangeError, match="blanks to verify"):
+            verify(tables, 5, min_blanks=low, max_blanks=high)
 
 
 def test_the_verifier_finds_a_wrong_value(tables):

@@ -338,7 +338,8 @@ def command_tablebase_stats(args: argparse.Namespace) -> None:
 
 
 def command_tablebase_verify(args: argparse.Namespace) -> None:
-    report = tb.verify(_directory(args), args.size, jobs=args.jobs)
+    report = tb.verify(_directory(args), args.size, jobs=args.jobs, min_blanks=args.min_blanks,
+                       max_blanks=args.max_blanks)
     failures = [c for c in report.classes if c.mismatches]
     payload = {"size": args.size, "classes": len(report.classes),
                "positions": sum(c.positions for c in report.classes),
@@ -640,6 +641,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = tablebase_commands.add_parser("verify", help="re-derive every built position")
     q.add_argument("--size", type=_size, default=5)
+    q.add_argument("--min-blanks", type=_blanks, default=0,
+                   help="verify only the classes with at least this many blanks (default 0)")
+    q.add_argument("--max-blanks", type=_blanks, default=None,
+                   help="... and at most this many (default: every built class)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_verify)
 

@@ -3,12 +3,13 @@ from . import stats
 from .build_setup import BuildReport, InsufficientResourcesError
 from .builder import build
 from .compress import CompressReport, compress_folder
-from .errors import CorruptTableError, OldFormatError, TablebaseError
+from .errors import BlankRangeError, CorruptTableError, OldFormatError, TablebaseError
 from .plan import Unit, units
 from .probe import MissingTableError, ProbeResult, Tablebase, default_directory
 from .verify import VerifyReport, verify
 
 __all__ = [
+    "BlankRangeError",
     "BuildReport",
     "CompressReport",
     "CorruptTableError",

@@ -14,3 +14,7 @@ class CorruptTableError(TablebaseError):
 
 class OldFormatError(CorruptTableError):
     """A table file of an older format that this program does not read (it may convert it)."""
+
+
+class BlankRangeError(QuixoError):
+    """A range of blank counts that is empty or off the board."""

@@ -15,7 +15,7 @@ from ..geometry import check_size
 from ..limits import check_threads
 from solverkit.progress import Progress
 from . import files, plan
-from .errors import CorruptTableError, OldFormatError
+from .errors import BlankRangeError, CorruptTableError, OldFormatError
 from .probe import MissingTableError
 
 
@@ -56,15 +56,28 @@ def built_units(directory: Path, size: int) -> list[plan.Unit]:
 
 
 def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
-           progress: bool | None = None) -> VerifyReport:
-    """Verify every class of ``size`` built in ``directory``; MissingTableError if the folder
-    holds none. A damaged file fails its class (and the classes that read it)."""
+           progress: bool | None = None, min_blanks: int = 0,
+           max_blanks: int | None = None) -> VerifyReport:
+    """Verify every class of ``size`` built in ``directory`` with min_blanks..max_blanks blank
+    cubes (every built class by default); MissingTableError if the folder holds none of them.
+    A damaged file fails its class (and the classes that read it). The blank range lets a big
+    folder be verified a few hours at a time: a class is checked against its children's files
+    whether or not they are in the range."""
     directory = files.folder_to_read(directory)
     size = check_size(size)
     threads = check_threads(jobs, "jobs")
-    units = built_units(directory, size)
+    cells = size * size
+    if max_blanks is None:
+        max_blanks = cells
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (min_blanks, max_blanks)) \
+            or not 0 <= min_blanks <= max_blanks <= cells:
+        raise BlankRangeError(f"the blanks to verify must satisfy 0 <= {min_blanks!r} <= "
+                              f"{max_blanks!r} <= {cells}")
+    units = [unit for unit in built_units(directory, size)
+             if min_blanks <= cells - unit.cubes <= max_blanks]
     if not units:
-        raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
+        raise MissingTableError(f"no table of the {size}x{size} board with {min_blanks} to "
+                                f"{max_blanks} blanks in {directory}")
     report = VerifyReport(size)
     bar = Progress(sum(unit.entries for unit in units), f"verify {size}x{size}",
                    enabled=progress)
