@@ -100,8 +100,9 @@ inputs.clear()
 for (a, b), values in solved.items():
     files.write_table(folder / "written", size, a, b, values)
 # what the plan reserves that tracemalloc cannot see or a small unit does not fill: the
-# inputs' mapped pages and decoders, and the writer's and kernels' fixed buffers
-reserves = plan.WRITER_BYTES + plan.BUFFERS + sum(
+# inputs' mapped pages and decoders, the writer's and kernels' fixed buffers, and what the
+# process keeps whatever it solves
+reserves = plan.WRITER_BYTES + plan.BUFFERS + plan.process_bytes(size) + sum(
     plan.class_disk_bytes(size, a, b) + plan.DECODER_BYTES for a, b in unit.needs)
 print(tracemalloc.get_traced_memory()[1], unit.memory_bytes, reserves)
 """

@@ -119,6 +119,31 @@ def test_the_verifier_passes_on_every_table_built(tables):
         assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, blanks))
 
 
+def test_checking_the_built_files_keeps_few_class_indexes(tables):
+    """A build checks every built file when it begins; the class indexes that opening them
+    takes must not stay for the whole build (the plan counts only ORBIT_CACHE_CLASSES)."""
+    import gc
+    import tracemalloc
+    from math import comb
+
+    from quixo_solver.tablebase import pair_solver
+    from quixo_solver.tablebase._orbit_index import ORBIT_CACHE_CLASSES
+
+    units = plan.units(5, 1)
+    every_index = sum(comb(a + b, a) * 4 for unit in units for a, b in unit.classes)
+    cached_at_most = ORBIT_CACHE_CLASSES * 4 * comb(25, 12)
+    assert cached_at_most < every_index
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert all(pair_solver.is_built(tables, unit) for unit in units)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept <= cached_at_most + 2**20
+
+
 def test_the_verifier_checks_only_the_blanks_asked_for(tables):
     for low, high in ((0, 0), (1, 1), (0, 1), (1, 25)):
         report = verify(tables, 5, min_blanks=low, max_blanks=high)

@@ -172,7 +172,14 @@ cdef class OrbitClass:
         return result
 
 
-@lru_cache(maxsize=256)
+# A pair being solved uses four classes at once (its own two and the two it reads), and a local
+# build runs two small pairs side by side: a larger cache would keep, for the whole of a long
+# build, the indexes of every class whose file the build checked when it began (up to 21 MB
+# each on the 5x5 board), memory the plan cannot give to a pair (plan.process_bytes).
+ORBIT_CACHE_CLASSES = 8
+
+
+@lru_cache(maxsize=ORBIT_CACHE_CLASSES)
 def orbit_class(int size, int mover_count, int opponent_count):
     """The (cached) index of a class."""
     return OrbitClass(size, mover_count, opponent_count)

@@ -13,14 +13,23 @@ from dataclasses import dataclass
 from math import comb
 
 from ._index import class_size
-from ._orbit_index import entry_count
+from ._orbit_index import ORBIT_CACHE_CLASSES, entry_count
 from ..geometry import check_size
 
 BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
-BYTES_ON_DISK_PER_ENTRY = 0.25  # a compressed file, its model and block index (files.py): an
-                                # upper estimate for a large class (see class_disk_bytes)
+# A compressed file, its model and block index (files.py): an upper estimate for a large class
+# (see class_disk_bytes). The most balanced 5x5 classes cost more each blank: the worst took
+# 0.318 bytes an entry at 5 blanks and 0.383 ((8, 11)) at 6 (docs/benchmarks.md).
+BYTES_ON_DISK_PER_ENTRY = 0.5
 FILE_BYTES = 1 << 16            # a file's least bytes: head, model, trailer
-BYTES_PER_SUBSET = 4            # the index's uint32 per set of squares (_orbit_index)
+# What a build process keeps besides its unit, whatever the unit: the interpreter and the
+# modules (38 MiB measured); the index's subset tables of every number of cubes, computed
+# once per process and kept (_orbit_index.subset_classes: 5.1-5.8 bytes a set of squares,
+# measured on 3x3 to 5x5); the cached indexes of the last ORBIT_CACHE_CLASSES classes used
+# (_orbit_index.orbit_class: at most one uint32 a mover arrangement, C(cells, cells // 2)).
+PROCESS_BYTES = 64 << 20
+BYTES_PER_SUBSET = 6
+BYTES_PER_ARRANGEMENT = 4       # the index's uint32 per arrangement of the mover's cubes
 # Reading a compressed table (_codec.pxd, _reader.pxd): its model's decoding tables (at most
 # 64 contexts of 4096 slots and 64 frequencies) and rows (at most 2**16, two u32 each), its
 # block index (12 bytes a block of 4096 entries) and checked flags, its cache of segments.
@@ -80,16 +89,15 @@ class Unit:
         """Peak memory of solving this unit: its words; the compressed tables it reads,
         mapped (the generator reads each whole, once, so their pages are resident), with
         their decoders (DECODER_BYTES, the index); the writer's buffers and its model's rows;
-        and the index's subset tables (one per occupied count, and one per class)."""
+        the indexes of its classes and their inputs; and what the process keeps whatever it
+        solves (process_bytes)."""
         own = self.entries * BYTES_IN_MEMORY_PER_ENTRY
         inputs = sum(class_disk_bytes(self.size, a, b) + DECODER_BYTES
                      + int(entry_count(self.size, a, b) * INDEX_BYTES_PER_ENTRY)
                      for a, b in self.needs)
-        cells = self.size * self.size
-        subsets = sum(class_size(self.size, cubes, 0)
-                      for cubes in {self.cubes, min(self.cubes + 1, cells)})
-        subsets += sum(comb(a + b, a) for a, b in self.classes + self.needs)
-        return own + inputs + subsets * BYTES_PER_SUBSET + WRITER_BYTES + ROWS_BYTES + BUFFERS
+        arrangements = sum(comb(a + b, a) for a, b in self.classes + self.needs)
+        return (own + inputs + arrangements * BYTES_PER_ARRANGEMENT + WRITER_BYTES
+                + ROWS_BYTES + BUFFERS + process_bytes(self.size))
 
     @property
     def disk_bytes(self) -> int:
@@ -111,6 +119,13 @@ def units(size: int, max_blanks: int | None = None) -> list[Unit]:
         for a in range(cubes, (cubes - 1) // 2, -1):
             result.append(Unit(size, a, cubes - a))
     return result
+
+
+def process_bytes(size: int) -> int:
+    """What a build process of the board holds besides its unit (PROCESS_BYTES and below)."""
+    cells = size * size
+    return (PROCESS_BYTES + BYTES_PER_SUBSET * 2 ** cells
+            + ORBIT_CACHE_CLASSES * BYTES_PER_ARRANGEMENT * comb(cells, cells // 2))
 
 
 def class_disk_bytes(size: int, mover_count: int, opponent_count: int) -> int:
