@@ -6,6 +6,7 @@
 #                             __builtin_ctz / _BitScanForward
 #   quixo_prefetch_write      fetch the cache line about to be written (only a hint):
 #                             __builtin_prefetch / _mm_prefetch (x86), __prefetch (ARM64)
+#   quixo_prefetch_read       the same for a line about to be read
 #   quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16
 #                             relaxed 16-bit atomics on the words the generator's threads share:
 #                             __atomic_* / volatile access and _InterlockedCompareExchange16
@@ -25,6 +26,9 @@ cdef extern from *:
     QUIXO_STATIC_INLINE int quixo_ctz32(unsigned int x) { return __builtin_ctz(x); }
     QUIXO_STATIC_INLINE void quixo_prefetch_write(const void* p) {
         __builtin_prefetch(p, 1, 3);        /* for writing, keep in every cache level */
+    }
+    QUIXO_STATIC_INLINE void quixo_prefetch_read(const void* p) {
+        __builtin_prefetch(p, 0, 3);        /* for reading, keep in every cache level */
     }
     QUIXO_STATIC_INLINE void quixo_atomic_store16(unsigned short* p, unsigned short v) {
         __atomic_store_n(p, v, __ATOMIC_RELAXED);
@@ -53,6 +57,7 @@ cdef extern from *:
         (void)p;
     #endif
     }
+    QUIXO_STATIC_INLINE void quixo_prefetch_read(const void* p) { quixo_prefetch_write(p); }
     /* An aligned 16-bit volatile access is a single load or store on every target MSVC
        builds for: that is all a relaxed atomic load or store promises. */
     QUIXO_STATIC_INLINE void quixo_atomic_store16(unsigned short* p, unsigned short v) {
@@ -95,6 +100,7 @@ cdef extern from *:
     """
     int quixo_ctz32(unsigned int x) noexcept nogil
     void quixo_prefetch_write(const void* p) noexcept nogil
+    void quixo_prefetch_read(const void* p) noexcept nogil
     void quixo_atomic_store16(uint16_t* p, uint16_t v) noexcept nogil
     uint16_t quixo_atomic_load16(uint16_t* p) noexcept nogil
     bint quixo_compare_exchange16(uint16_t* p, uint16_t expected, uint16_t desired) noexcept nogil
