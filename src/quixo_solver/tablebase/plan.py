@@ -124,7 +124,7 @@ def units(size: int, max_blanks: int | None = None) -> list[Unit]:
 def process_bytes(size: int) -> int:
     """What a build process of the board holds besides its unit (PROCESS_BYTES and below)."""
     cells = size * size
-    return (PROCESS_BYTES + BYTES_PER_SUBSET * 2 ** cells
+    return (PROCESS_BYTES + BYTES_PER_SUBSET * (1 << cells)
             + ORBIT_CACHE_CLASSES * BYTES_PER_ARRANGEMENT * comb(cells, cells // 2))
 
 
