@@ -19,7 +19,8 @@ from ..geometry import check_size
 BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
 # A compressed file, its model and block index (files.py): an upper estimate for a large class
 # (see class_disk_bytes). The most balanced 5x5 classes cost more each blank: the worst took
-# 0.318 bytes an entry at 5 blanks and 0.383 ((8, 11)) at 6 (docs/benchmarks.md).
+# 0.318 bytes an entry at 5 blanks, 0.383 ((8, 11)) at 6 and 0.461 ((8, 10)) at 7
+# (docs/benchmarks.md).
 BYTES_ON_DISK_PER_ENTRY = 0.5
 FILE_BYTES = 1 << 16            # a file's least bytes: head, model, trailer
 # What a build process keeps besides its unit, whatever the unit: the interpreter and the
