@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from quixo_solver.tablebase import files, plan
+from quixo_solver.tablebase import stats
 from quixo_solver.tablebase._index import class_size
 
 
@@ -29,22 +29,17 @@ def longest(plies: int, positions: int) -> dict[str, int] | None:
 def census(folder: Path, size: int, blanks: set[int] | None) -> list[dict]:
     cells = size * size
     rows = []
-    for unit in plan.units(size):
-        if blanks is not None and cells - unit.cubes not in blanks:
+    for (a, b), path, header in stats.built_headers(folder, size):
+        if blanks is not None and cells - a - b not in blanks:
             continue
-        for a, b in unit.classes:
-            path = folder / files.table_name(size, a, b)
-            if not path.exists():
-                continue
-            header = files.read_header(path, (size, a, b))
-            rows.append({
-                "mover": a, "opponent": b, "blanks": cells - a - b,
-                "positions": class_size(size, a, b), "entries": header.entries,
-                "win": header.wins, "draw": header.draws, "loss": header.losses,
-                "longest_win": longest(header.longest_win, header.longest_win_positions),
-                "longest_loss": longest(header.longest_loss, header.longest_loss_positions),
-                "bytes": path.stat().st_size,
-            })
+        rows.append({
+            "mover": a, "opponent": b, "blanks": cells - a - b,
+            "positions": class_size(size, a, b), "entries": header.entries,
+            "win": header.wins, "draw": header.draws, "loss": header.losses,
+            "longest_win": longest(header.longest_win, header.longest_win_positions),
+            "longest_loss": longest(header.longest_loss, header.longest_loss_positions),
+            "bytes": path.stat().st_size,
+        })
     return rows
 
 

@@ -130,8 +130,9 @@ def test_checking_the_built_files_keeps_few_class_indexes(tables):
     from quixo_solver.tablebase._orbit_index import ORBIT_CACHE_CLASSES
 
     units = plan.units(5, 1)
-    every_index = sum(comb(a + b, a) * 4 for unit in units for a, b in unit.classes)
-    cached_at_most = ORBIT_CACHE_CLASSES * 4 * comb(25, 12)
+    arrangement = plan.BYTES_PER_ARRANGEMENT
+    every_index = sum(comb(a + b, a) * arrangement for unit in units for a, b in unit.classes)
+    cached_at_most = ORBIT_CACHE_CLASSES * arrangement * comb(25, 12)
     assert cached_at_most < every_index
     tracemalloc.start()
     try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from ..geometry import check_size
 from . import files, plan
@@ -19,10 +20,10 @@ def writers(classes: list[tuple[dict[str, int], str | None]]) -> list[str]:
     return sorted({writer or "unrecorded" for _, writer in classes})
 
 
-def built_classes(directory: str | os.PathLike[str],
-                  size: int) -> list[tuple[dict[str, int], str | None]]:
-    """(counts row, the version that wrote the file) of each built class of ``size``, from
-    the headers; MissingTableError if the folder has none."""
+def built_headers(directory: str | os.PathLike[str],
+                  size: int) -> list[tuple[tuple[int, int], Path, files.TableHeader]]:
+    """((mover, opponent), path, checked header) of each built class of ``size``, in build
+    order (none: an empty list)."""
     directory = files.folder_to_read(directory)
     size = check_size(size)
     result = []
@@ -30,10 +31,17 @@ def built_classes(directory: str | os.PathLike[str],
         for a, b in unit.classes:
             path = directory / files.table_name(size, a, b)
             if path.exists():
-                header = files.read_header(path, (size, a, b))
-                result.append(({"mover": a, "opponent": b, "win": header.wins,
-                                "draw": header.draws, "loss": header.losses},
-                               header.written_by))
+                result.append(((a, b), path, files.read_header(path, (size, a, b))))
+    return result
+
+
+def built_classes(directory: str | os.PathLike[str],
+                  size: int) -> list[tuple[dict[str, int], str | None]]:
+    """(counts row, the version that wrote the file) of each built class of ``size``, from
+    the headers; MissingTableError if the folder has none."""
+    result = [({"mover": a, "opponent": b, "win": header.wins, "draw": header.draws,
+                "loss": header.losses}, header.written_by)
+              for (a, b), _, header in built_headers(directory, size)]
     if not result:
         raise MissingTableError(f"no table of the {size}x{size} board in {directory}")
     return sorted(result, key=lambda item: (-(item[0]["mover"] + item[0]["opponent"]),
