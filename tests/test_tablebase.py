@@ -1,5 +1,6 @@
 """Tablebases: the published strong solutions of 3x3 and 4x4 exactly, the 5x5 classes with at
 most one blank, the verifier on every table built, files, resume and probing."""
+import importlib
 import json
 import os
 import shutil
@@ -117,6 +118,21 @@ def test_the_verifier_passes_on_every_table_built(tables):
         assert report.ok, [c for c in report.classes if c.mismatches]
         blanks = 1 if size == 5 else None
         assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, blanks))
+
+
+def test_the_verifier_decodes_each_file_of_a_pair_once_for_both_classes(tables, monkeypatch):
+    """A class and its mirror read each other's values: decoding them again for the second
+    class of the pair was a third of the work on the big classes."""
+    verifier = importlib.import_module("quixo_solver.tablebase.verify")  # not the function
+    decoded: list[tuple[int, int]] = []
+    values = verifier._values
+    monkeypatch.setattr(verifier, "_values",
+                        lambda directory, size, cls, threads: decoded.append(cls)
+                        or values(directory, size, cls, threads))
+    assert verify(tables, 4).ok
+    units = plan.units(4)
+    children = sum(1 for unit in units for a, b in unit.classes if a + b < 16)
+    assert len(decoded) == sum(len(unit.classes) for unit in units) + children
 
 
 def test_checking_the_built_files_keeps_few_class_indexes(tables):

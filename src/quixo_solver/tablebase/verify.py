@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,24 +84,50 @@ def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
                    enabled=progress)
     try:
         for unit in units:
-            for a, b in unit.classes:
-                report.classes.append(_check_class(directory, size, a, b, threads))
+            for check in _check_pair(directory, size, unit, threads):
+                report.classes.append(check)
+                a, b = check.mover_count, check.opponent_count
                 bar.advance(entry_count(size, a, b), f"class ({a}, {b})")
     finally:
         bar.close()
     return report
 
 
-def _check_class(directory: Path, size: int, a: int, b: int, threads: int) -> ClassCheck:
-    positions = class_size(size, a, b)
+def _check_pair(directory: Path, size: int, unit: plan.Unit,
+                threads: int) -> Iterator[ClassCheck]:
+    """Check the classes of `unit`: a class and its mirror read each other's values, so each of
+    the pair's files is decoded once for both (a third of the decoding), and each class's
+    after-blank child is decoded only while that class is checked (the memory stays one class,
+    its mirror and one child). One check per class, in unit.classes order."""
+    a, b = unit.mover_count, unit.opponent_count
     try:
         own = _values(directory, size, (a, b), threads)
         mirror = own if a == b else _values(directory, size, (b, a), threads)
+    except OldFormatError:
+        raise
+    except CorruptTableError as error:
+        for cls in unit.classes:
+            yield _damaged(size, cls, error)
+        return
+    yield _check_class(directory, size, a, b, own, mirror, threads)
+    if a != b:
+        yield _check_class(directory, size, b, a, mirror, own, threads)
+
+
+def _damaged(size: int, cls: tuple[int, int], error: CorruptTableError) -> ClassCheck:
+    """A class that could not be read: every entry counts as a mismatch."""
+    return ClassCheck(cls[0], cls[1], class_size(size, *cls), entry_count(size, *cls), [],
+                      damaged=str(error))
+
+
+def _check_class(directory: Path, size: int, a: int, b: int, own: np.ndarray,
+                 mirror: np.ndarray, threads: int) -> ClassCheck:
+    try:
         after_blank = (_values(directory, size, (b, a + 1), threads) if a + b < size * size
                        else np.zeros(0, dtype=np.uint16))
     except OldFormatError:
         raise
     except CorruptTableError as error:
-        return ClassCheck(a, b, positions, entry_count(size, a, b), [], damaged=str(error))
+        return _damaged(size, (a, b), error)
     bad, examples = _verify.verify_class(size, a, b, own, mirror, after_blank, threads)
-    return ClassCheck(a, b, positions, bad, examples)
+    return ClassCheck(a, b, class_size(size, a, b), bad, examples)
