@@ -131,7 +131,7 @@ def test_the_verifier_decodes_each_file_of_a_pair_once_for_both_classes(tables, 
                         or values(directory, size, cls, threads))
     assert verify(tables, 4).ok
     units = plan.units(4)
-    children = sum(1 for unit in units for a, b in unit.classes if a + b < 16)
+    children = sum(1 for unit in units for a, b in unit.classes if a + b < 4 * 4)
     assert len(decoded) == sum(len(unit.classes) for unit in units) + children
 
 

@@ -96,7 +96,7 @@ def verify(directory: str | os.PathLike[str], size: int, *, jobs: int = 0,
 def _check_pair(directory: Path, size: int, unit: plan.Unit,
                 threads: int) -> Iterator[ClassCheck]:
     """Check the classes of `unit`: a class and its mirror read each other's values, so each of
-    the pair's files is decoded once for both (a third of the decoding), and each class's
+    the pair's files is decoded once for both (4 decodes a pair, not 6), and each class's
     after-blank child is decoded only while that class is checked (the memory stays one class,
     its mirror and one child). One check per class, in unit.classes order."""
     a, b = unit.mover_count, unit.opponent_count
