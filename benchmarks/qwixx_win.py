@@ -1,14 +1,18 @@
-"""Issues 14 and 24: the `win` strategy head to head and at mixed tables, and its speed.
+"""Issues 14 and 24: the `win` or `lookahead` strategy head to head and at mixed tables, and
+its speed.
 
     python benchmarks/qwixx_win.py --games 20000 --seed 1
+    python benchmarks/qwixx_win.py --player lookahead --games 20000 --seed 1
 
 Measuring seeds: --seed (1 by default; always below 1000). The heuristics were tuned on seeds
 1000-1999 (qwixx_tune_heuristics.py) and the race model's correlation chosen on seed 2000
-(qwixx_tune_win.py), so no game measured here was played while tuning.
+(qwixx_tune_win.py), and lookahead's value learned in self-play on seed 3000
+(qwixx_train_lookahead.py), so no game measured here was played while tuning.
 
-Every series rotates the seats (each strategy plays each seat equally often). Prints, and
-writes to benchmarks/results/qwixx-win.json (--out):
-- two players, `win` against every other strategy (the outside heuristics `scored` and
+Every series rotates the seats (each strategy plays each seat equally often). `--player` is
+the strategy measured (win by default; "win" below). Prints, and writes to
+benchmarks/results/qwixx-PLAYER.json (--out):
+- two players, `win` against every other strategy (lookahead: `win` too) (the outside heuristics `scored` and
   `weighted`, max-score, greedy, cautious:0 .. cautious:3): win rate of `win` with its 95%
   interval, overall and by seat, mean scores, mean turns, games/s of the kernel;
 - mixed tables of three, four and five players: every strategy's win rate with its interval,
@@ -31,7 +35,7 @@ from qwixx_stats.race import CORRELATION, RaceTable
 from qwixx_stats.simulate import parse_strategies, simulate, win_interval
 from qwixx_stats.solitaire import ExpectedValues
 from qwixx_stats.strategies import SplitMix64
-from qwixx_stats.winning import Advisor
+from qwixx_stats.advisor import Advisor
 
 OPPONENTS = ["scored", "weighted", "max-score", "greedy", "cautious:0", "cautious:1",
              "cautious:2", "cautious:3"]
@@ -58,6 +62,11 @@ def by_seat(result, entry=0):
     return seats
 
 
+def measured_tables(player):
+    """The mixed tables with `player` in the first entry."""
+    return [player + text[len("win"):] for text in MIXED]
+
+
 def series(text, players, games, seed, lock_after=5):
     result = simulate(parse_strategies(text, players), games, seed, lock_after=lock_after)
     summary = result.summary()
@@ -70,10 +79,10 @@ def seat_text(seats):
                      f"{s['win_rate_ci95'][1]:.4f}]" for s in seats)
 
 
-def head_to_head(games, seed, lock_after):
+def head_to_head(player, games, seed, lock_after):
     rows = []
-    for opponent in OPPONENTS:
-        summary = series(f"win,{opponent}", 2, games, seed, lock_after)
+    for opponent in (["win"] if player != "win" else []) + OPPONENTS:
+        summary = series(f"{player},{opponent}", 2, games, seed, lock_after)
         win, other = summary["players"]
         rows.append({"opponent": opponent, "win_rate": win["win_rate"],
                      "win_rate_ci95": win["win_rate_ci95"], "by_seat": summary["win_by_seat"],
@@ -81,7 +90,7 @@ def head_to_head(games, seed, lock_after):
                      "mean_turns": summary["mean_turns"], "endings": summary["endings"],
                      "games_per_second": summary["games_per_second"]})
         low, high = win["win_rate_ci95"]
-        print(f"  win vs {opponent:<11} {win['win_rate']:.4f} [{low:.4f}, {high:.4f}]  means "
+        print(f"  {player} vs {opponent:<11} {win['win_rate']:.4f} [{low:.4f}, {high:.4f}]  means "
               f"{win['mean']:.1f} vs {other['mean']:.1f}, {summary['mean_turns']:.1f} turns, "
               f"{summary['games_per_second']:,.0f} games/s; by seat: "
               f"{seat_text(summary['win_by_seat'])}", flush=True)
@@ -101,16 +110,19 @@ class AdvisedPlayer:
         return choice
 
     def first_action(self, sheet, dice, active):
-        return self._timed(self.advisor.active if active else self.advisor.passive, dice)[0]
+        if active:
+            return self._timed(self.advisor.active, dice)[0]
+        return self._timed(self.advisor.passive, dice, self.game.active)[0]
 
     def second_action(self, sheet, dice, marked_first):
         return self._timed(self.advisor.second, dice, marked_first)[1]
 
 
-def decision_times(seed, games, players=2):
-    """Seconds of each decision of the Advisor (all options rated and ranked, expected scores
-    beside), over every decision of `games` played games, everyone playing win."""
-    advisor = Advisor(RaceTable.load(players=players), ExpectedValues.load())
+def decision_times(player, seed, games, players=2):
+    """Seconds of each decision of the Advisor judging as `player` (all options rated and
+    ranked, expected scores beside), over every decision of `games` played games, everyone
+    playing its advice."""
+    advisor = Advisor(RaceTable.load(players=players), ExpectedValues.load(), player)
     times = []
     for index in range(games):
         stream = SplitMix64.for_game(seed, index)
@@ -131,16 +143,19 @@ def main():
     parser.add_argument("--variant-games", type=int, default=20_000)
     parser.add_argument("--timing-games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "qwixx-win.json"))
+    parser.add_argument("--player", choices=["win", "lookahead"], default="win")
+    parser.add_argument("--out", default=None, help="default: results/qwixx-PLAYER.json")
     args = parser.parse_args()
+    out = args.out or str(Path(__file__).parent / "results" / f"qwixx-{args.player}.json")
     if args.seed >= 1000:
         parser.error("measuring seeds are below 1000 (1000 and up are tuning seeds)")
-    report = {"games": args.games, "seed": args.seed, "correlation": CORRELATION,
+    report = {"player": args.player, "games": args.games, "seed": args.seed,
+              "correlation": CORRELATION,
               "weights": {name: list(w) for name, w in DEFAULT_WEIGHTS.items()}}
     print(f"two players, {args.games:,} games each, seats rotated (lock after 5):")
-    report["head_to_head"] = head_to_head(args.games, args.seed, 5)
+    report["head_to_head"] = head_to_head(args.player, args.games, args.seed, 5)
     report["mixed_tables"] = []
-    for text in MIXED:
+    for text in measured_tables(args.player):
         players = text.count(",") + 1
         summary = series(text, players, args.games, args.seed)
         rates = sorted((p["win_rate"] for p in summary["players"]), reverse=True)
@@ -157,17 +172,18 @@ def main():
             f"{seat_text(summary['win_by_seat'])}; {summary['games_per_second']:,.0f} games/s",
             flush=True)
     print(f"two players, lock after 4, {args.variant_games:,} games each:")
-    report["head_to_head_lock_after_4"] = head_to_head(args.variant_games, args.seed, 4)
+    report["head_to_head_lock_after_4"] = head_to_head(args.player, args.variant_games,
+                                                       args.seed, 4)
     report["advisor_decision"] = []
     for players in (2, 4):
-        timing = decision_times(args.seed, args.timing_games, players)
+        timing = decision_times(args.player, args.seed, args.timing_games, players)
         report["advisor_decision"].append(timing)
         print(f"Advisor decision (track, advise), {players} players: median "
               f"{timing['median_ms']:.2f} ms, 95th percentile {timing['p95_ms']:.2f} ms, 99th "
               f"{timing['p99_ms']:.2f} ms, max {timing['max_ms']:.2f} ms over "
               f"{timing['decisions']} decisions", flush=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
-    print(f"written {args.out}")
+    Path(out).write_text(json.dumps(report, indent=1) + "\n")
+    print(f"written {out}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ def test_advise_one_roll(benchmark, values):
 def test_win_decision_one_roll(benchmark, values, tmp_path_factory):
     """What `qwixx track` computes for the active player: every plan rated (Python)."""
     from qwixx_stats.race import RaceTable
-    from qwixx_stats.winning import Advisor
+    from qwixx_stats.advisor import Advisor
     advisor = Advisor(RaceTable.load(tmp_path_factory.mktemp("race"), players=2), values)
     sheets = [Sheet.parse("red:2,3,5 green:12,10 penalties:1"), Sheet.parse("yellow:3,4,5")]
     advice = benchmark(advisor.active, sheets, 0, Dice.parse("3,4,6,1,2,5"))

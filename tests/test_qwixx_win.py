@@ -13,7 +13,8 @@ from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableE
 from qwixx_stats.race import (CONTINUATION, NODES, WEIGHTS, Outlook, RaceTable, race_name,
                               win_chance)
 from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
-from qwixx_stats.winning import Advisor, WinPlayer, best, rate_active, rate_passive, rate_second
+from qwixx_stats.advisor import Advisor
+from qwixx_stats.winning import WinPlayer, best, rate_active, rate_passive, rate_second
 
 from .test_qwixx_solitaire import late_sheets
 

@@ -32,7 +32,7 @@ from qwixx_stats.savefile import MIN_PLAYERS, read_game, save_text
 from qwixx_stats.sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
 from qwixx_stats.solitaire import ExpectedValues, table_directory
 from qwixx_stats.track import Console, InputRefused, Tracker, parse_dice, parse_row
-from qwixx_stats.winning import Advisor
+from qwixx_stats.advisor import Advisor
 
 from .arguments import BadRequest, Parameter, parse_command
 from .events import wait_for_disconnect

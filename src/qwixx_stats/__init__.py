@@ -14,7 +14,8 @@ from .sheet import COLOURS, Dice, Sheet
 from .solitaire import ExpectedValues, OptimalPlayer
 from .race import RaceTable
 from .simulate import Strategy, parse_strategies, simulate
-from .winning import Advisor, WinPlayer
+from .advisor import Advisor
+from .winning import WinPlayer
 
 from solverkit.version import __version__ as __version__
 __all__ = [

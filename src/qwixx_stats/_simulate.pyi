@@ -6,6 +6,10 @@ ENDINGS: dict[str, int]
 RULES: dict[str, int | tuple[int, int]]
 HEURISTIC_WEIGHT_COUNT: int
 ENDING_VALUE: float
+LEARNED_WEIGHT_COUNT: int
+LEARNED_FEATURE_COUNT: int
+LEARNED_SURE_CHANCE: float
+MAX_CHOICES: int
 
 def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], first_game: int,
              games: int, seed: int, future: npt.NDArray[np.float64],
@@ -18,7 +22,8 @@ def simulate(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc], fir
              correlation: float = ...,
              heuristic: npt.NDArray[np.float64] | None = ...,
              race_late_mean: npt.NDArray[np.float64] | None = ...,
-             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...
+             race_late_second: npt.NDArray[np.float64] | None = ...,
+             learned: npt.NDArray[np.float64] | None = ...) -> None: ...
 
 def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              future: npt.NDArray[np.float64], lock_after: int, last: npt.NDArray[np.intc],
@@ -33,4 +38,30 @@ def rollouts(strategies: npt.NDArray[np.intc], limits: npt.NDArray[np.intc],
              correlation: float = ...,
              heuristic: npt.NDArray[np.float64] | None = ...,
              race_late_mean: npt.NDArray[np.float64] | None = ...,
-             race_late_second: npt.NDArray[np.float64] | None = ...) -> None: ...
+             race_late_second: npt.NDArray[np.float64] | None = ...,
+             learned: npt.NDArray[np.float64] | None = ...) -> None: ...
+
+def rate_lookahead(lock_after: int, last: npt.NDArray[np.intc], marks: npt.NDArray[np.intc],
+                   locked: npt.NDArray[np.intc], penalties: npt.NDArray[np.intc], closed: int,
+                   active: int, dice: npt.NDArray[np.intc], seat: int, marked_first: int,
+                   options: npt.NDArray[np.intc], values: npt.NDArray[np.float64],
+                   means: npt.NDArray[np.float64], *,
+                   race_mean: npt.NDArray[np.float64] | None = ...,
+                   race_second: npt.NDArray[np.float64] | None = ...,
+                   nodes: npt.NDArray[np.float64] | None = ...,
+                   weights: npt.NDArray[np.float64] | None = ...,
+                   correlation: float = ...,
+                   race_late_mean: npt.NDArray[np.float64] | None = ...,
+                   race_late_second: npt.NDArray[np.float64] | None = ...,
+                   learned: npt.NDArray[np.float64] | None = ...) -> int: ...
+
+def train_lookahead(learned: npt.NDArray[np.float64], first_game: int, games: int, seed: int,
+                    rate: float, race_rate: float, *,
+                    race_mean: npt.NDArray[np.float64] | None = ...,
+                    race_second: npt.NDArray[np.float64] | None = ...,
+                    nodes: npt.NDArray[np.float64] | None = ...,
+                    weights: npt.NDArray[np.float64] | None = ...,
+                    correlation: float = ...,
+                    race_late_mean: npt.NDArray[np.float64] | None = ...,
+                    race_late_second: npt.NDArray[np.float64] | None = ...,
+                    lock_after: int = ...) -> None: ...

@@ -15,9 +15,15 @@ _race.pxd on the sheets of every player, after the option. The two heuristics fr
 project's family, `weighted` and `scored` (their method and sources: heuristics.py), rate each
 option the same way (the sheet before and after it, and the exact result of a choice that ends
 the game) with a weighted formula instead: one decision routine serves all three (a `Judge`).
+
+The `lookahead` strategy (its method and the learned value's features: lookahead.py) plays
+each of its choices to the end of the turn, everyone else answering as `win` would, and rates
+the table at the next turn's start by the learned value (two players) or the race model.
+`train_lookahead` learns that value by TD(0) in self-play.
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
+from libc.math cimport exp, log
 from libc.stdint cimport uint64_t
 
 from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
@@ -38,13 +44,15 @@ cdef enum:
     WIN = 4
     WEIGHTED = 5
     SCORED = 6
+    LOOKAHEAD = 7
     HEURISTIC_WEIGHTS = 8    # weights of one heuristic player (heuristics.py)
     ENDING_POINTS = 1000     # heuristics.ENDING_VALUE: a game-ending choice, won (+) or lost (-)
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
 STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
-                  "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED}
+                  "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED,
+                  "lookahead": LOOKAHEAD}
 HEURISTIC_WEIGHT_COUNT = HEURISTIC_WEIGHTS
 ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
@@ -416,6 +424,73 @@ cdef double win_value(const RaceModel* race, const Sheet* sheets, int players, i
     return win_chance(own, others, count, race)
 
 
+# -- the learned value of the `lookahead` strategy (lookahead.learned_logit, the twin) ------
+cdef enum:
+    ROW_CODES = 69           # a row: its open state (row_state, 0..55), or closed: 56 + marks
+    OPEN_ROW_CODES = 56
+    PAIR_WEIGHTS = 1         # weight 0: the race logit's; then (own row, their row, any closed)
+    OWN_PAIR_WEIGHTS = PAIR_WEIGHTS + ROW_CODES * ROW_CODES * 2
+    THEIR_PAIR_WEIGHTS = OWN_PAIR_WEIGHTS + ROW_CODES * ROW_CODES
+    PENALTY_WEIGHTS = THEIR_PAIR_WEIGHTS + ROW_CODES * ROW_CODES
+    LEARNED_SIZE = PENALTY_WEIGHTS + 4 * 4 * 2 * 2
+    FEATURES = ROWS + 6 + 6 + 1      # weights summed for one position (besides weight 0)
+
+LEARNED_WEIGHT_COUNT = LEARNED_SIZE
+LEARNED_FEATURE_COUNT = FEATURES
+cdef double SURE_CHANCE = 1e-6    # the race chance is clipped to [SURE_CHANCE, 1 - SURE_CHANCE]
+LEARNED_SURE_CHANCE = SURE_CHANCE
+
+
+cdef inline int row_code(const Sheet* sheet, int closed, int row) noexcept nogil:
+    if closed & (1 << row):
+        return OPEN_ROW_CODES + sheet.marks[row] + sheet.locked[row]
+    return row_state(sheet, closed, row)
+
+
+cdef inline int pair_code(int a, int b) noexcept nogil:
+    """Two rows' codes as one, in either order (the dice treat the rows alike)."""
+    if a > b:
+        a, b = b, a
+    return a * ROW_CODES + b
+
+
+cdef inline double logistic(double x) noexcept nogil:
+    return 1.0 / (1.0 + exp(-x))
+
+
+cdef double learned_logit(const RaceModel* race, const double* learned, const Sheet* mine,
+                          const Sheet* theirs, int closed, bint mine_next, int* index,
+                          double* race_logit, double* mean) noexcept nogil:
+    """The learned value's logit of `mine` finishing above `theirs` at the start of a turn
+    (mine_next: `mine` rolls it); index gets the FEATURES weights summed, race_logit the logit
+    of the race model's chance (weight 0 multiplies it), mean the race mean of `mine`."""
+    cdef Outlook own = outlook(race, mine, closed)
+    cdef Outlook other = outlook(race, theirs, closed)
+    cdef double chance = win_chance(own, &other, 1, race), total
+    cdef int own_codes[ROWS]
+    cdef int their_codes[ROWS]
+    cdef int row, low, high, k = 0, shut = 1 if closed else 0
+    mean[0] = own.mean
+    chance = min(max(chance, SURE_CHANCE), 1.0 - SURE_CHANCE)
+    race_logit[0] = log(chance / (1.0 - chance))
+    for row in range(ROWS):
+        own_codes[row] = row_code(mine, closed, row)
+        their_codes[row] = row_code(theirs, closed, row)
+        index[k] = PAIR_WEIGHTS + (own_codes[row] * ROW_CODES + their_codes[row]) * 2 + shut
+        k += 1
+    for row in range(ROWS):
+        for low in range(row + 1, ROWS):
+            index[k] = OWN_PAIR_WEIGHTS + pair_code(own_codes[row], own_codes[low])
+            index[k + 1] = THEIR_PAIR_WEIGHTS + pair_code(their_codes[row], their_codes[low])
+            k += 2
+    index[k] = PENALTY_WEIGHTS + ((min(mine.penalties, 3) * 4 + min(theirs.penalties, 3)) * 2
+                                  + shut) * 2 + mine_next
+    total = learned[0] * race_logit[0]
+    for k in range(FEATURES):
+        total += learned[index[k]]
+    return total
+
+
 # -- the heuristics from outside the project (heuristics.py, the twin) ----------------------
 cdef inline double weighted_features(const double* w, const Sheet* sheet,
                                      int closed) noexcept nogil:
@@ -559,6 +634,7 @@ ctypedef struct Seats:     # who plays what, seat by seat, and the tables they n
     const double* future
     const RaceModel* race
     const double* heuristic    # HEURISTIC_WEIGHTS numbers per seat (weighted, scored)
+    const double* learned      # LEARNED_SIZE weights (lookahead at two players), or NULL
 
 
 cdef inline bint is_judged(int strategy) noexcept nogil:
@@ -573,12 +649,14 @@ cdef inline Judge judge_of(const Seats* seats, int seat) noexcept nogil:
     return judge
 
 
-cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
-                             const int* dice, uint64_t* stream) noexcept nogil:
+cdef int first_choice(const Seats* seats, const Table* table, int seat,
+                      const int* dice, uint64_t* stream) noexcept nogil:
     """A player's action 1 (the active one's from its whole plan): a row or NO_ROW."""
     cdef Option plan
     cdef int strategy = seats.strategies[seat]
     cdef Judge judge
+    if strategy == LOOKAHEAD:
+        return lookahead_first(seats, table, seat, dice)
     if is_judged(strategy):
         judge = judge_of(seats, seat)
         if seat == table.active:
@@ -593,21 +671,31 @@ cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
                           seats.future, stream)
 
 
-cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
-                           uint64_t* stream, int forced_seat, int forced_first,
-                           int forced_second, int forced_box) noexcept nogil:
+cdef bint play_turn(const Seats* seats, Table* table, const int* dice,
+                    uint64_t* stream, int forced_seat, int forced_first,
+                    int forced_second, int forced_box) noexcept nogil:
     """One turn on `dice`; returns whether the game is over. The player at `forced_seat` (-1:
     nobody) plays `forced_first` in action 1 and, when active, `forced_second` / `forced_box`
     in action 2 if that mark is still legal once action 1 is resolved (its strategy decides
     otherwise)."""
     cdef int firsts[MAX_PLAYERS]
-    cdef int closed_after, i, second, box = 0, active = table.active
-    cdef bint marked
-    cdef Judge judge
+    cdef int i
     # action 1: decided by everyone on the sheets as they are, then applied together
     for i in range(table.players):
         firsts[i] = (forced_first if i == forced_seat
                      else first_choice(seats, table, i, dice, stream))
+    return finish_turn(seats, table, dice, stream, firsts, forced_seat, forced_second,
+                       forced_box)
+
+
+cdef bint finish_turn(const Seats* seats, Table* table, const int* dice, uint64_t* stream,
+                      const int* firsts, int forced_seat, int forced_second,
+                      int forced_box) noexcept nogil:
+    """The rest of play_turn once every action 1 (`firsts`) is decided: they are applied
+    together, then the active player's action 2 (see play_turn for `forced_*`)."""
+    cdef int closed_after, i, second, box = 0, active = table.active
+    cdef bint marked
+    cdef Judge judge
     closed_after = table.closed
     for i in range(table.players):
         if firsts[i] >= 0:
@@ -621,6 +709,8 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     if active == forced_seat and (forced_second == NO_ROW or can_mark(
             &table.sheets[active], table.closed, forced_second, forced_box)):
         second, box = forced_second, forced_box
+    elif seats.strategies[active] == LOOKAHEAD:
+        second = lookahead_second(seats, table, dice, marked, &box)
     elif is_judged(seats.strategies[active]):
         judge = judge_of(seats, active)
         second = judged_second(&judge, table.sheets, table.players, active, table.closed,
@@ -637,6 +727,130 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     return game_ends(table.sheets[active].penalties, closed_count(table.closed))
 
 
+# -- the `lookahead` strategy (lookahead.LookaheadPlayer) ----------------------------------
+cdef double turn_end_value(const Seats* seats, const Table* table, int seat, bint over,
+                           double* mean) noexcept nogil:
+    """The chance of `seat` at the start of the next turn: exact when the game is over; the
+    learned value at two players (when the seats have it); else the race model's."""
+    cdef int index[FEATURES]
+    cdef double race_logit
+    if over:
+        mean[0] = score(&table.sheets[seat])
+        return share_of(table, seat)
+    if table.players == 2 and seats.learned != NULL:
+        return logistic(learned_logit(seats.race, seats.learned, &table.sheets[seat],
+                                      &table.sheets[1 - seat], table.closed,
+                                      table.active == seat, index, &race_logit, mean))
+    return win_value(seats.race, table.sheets, table.players, seat, &table.sheets[seat],
+                     table.closed, mean)
+
+
+cdef int lookahead_rates(const Seats* seats, const Table* table, int seat, const int* dice,
+                         Option* options, double* values, double* means) noexcept nogil:
+    """Every action-1 choice of `seat` (the active player's whole plans, in the order of
+    active_options; else no mark, then each row for the white sum), played to the end of the
+    turn with everyone else's choices, and its own action 2 should its plan's mark no longer
+    be legal, made by `win`; values[i] gets the chance at the next turn's start, means[i] the
+    race mean. Returns the number of choices."""
+    cdef int firsts[MAX_PLAYERS]
+    cdef int as_win[MAX_PLAYERS]
+    cdef Seats model = seats[0]
+    cdef Table after
+    cdef uint64_t unused = 0         # win draws no random numbers
+    cdef int i, count = 0, row, total = dice[0] + dice[1]
+    cdef bint over
+    for i in range(table.players):
+        as_win[i] = WIN
+    model.strategies = as_win
+    for i in range(table.players):
+        # the others decide on the sheets before action 1, whatever `seat` chooses
+        firsts[i] = NO_ROW if i == seat else first_choice(&model, table, i, dice, &unused)
+    if seat == table.active:
+        count = active_options(&table.sheets[seat], table.closed, dice, options)
+    else:
+        options[0].first = NO_ROW
+        count = 1
+        for row in range(ROWS):
+            if can_mark(&table.sheets[seat], table.closed, row, box_of(row, total)):
+                options[count].first = row
+                count += 1
+        for i in range(count):
+            options[i].first_box = box_of(options[i].first, total) if i else 0
+            options[i].second = NO_ROW
+            options[i].second_box = 0
+    for i in range(count):
+        after = table[0]
+        firsts[seat] = options[i].first
+        over = finish_turn(&model, &after, dice, &unused, firsts, seat, options[i].second,
+                           options[i].second_box)
+        values[i] = turn_end_value(seats, &after, seat, over, &means[i])
+    return count
+
+
+cdef int lookahead_first(const Seats* seats, const Table* table, int seat,
+                         const int* dice) noexcept nogil:
+    cdef Option options[MAX_OPTIONS]
+    cdef double values[MAX_OPTIONS]
+    cdef double means[MAX_OPTIONS]
+    cdef int count = lookahead_rates(seats, table, seat, dice, options, values, means)
+    return options[best_rated(values, means, count)].first
+
+
+cdef inline int best_rated(const double* values, const double* means, int count) noexcept nogil:
+    """The first best by `better` (a higher chance, then a higher mean)."""
+    cdef int i, best = 0
+    for i in range(1, count):
+        if better(values[i], means[i], values[best], means[best]):
+            best = i
+    return best
+
+
+cdef int second_rates(const Seats* seats, const Table* table, const int* dice, bint marked,
+                      Option* options, double* values, double* means) noexcept nogil:
+    """The active player's action-2 choices once action 1 is resolved (none first: a penalty
+    when action 1 marked nothing; then per row the first white die's sum before the second's),
+    each rated at the next turn's start like lookahead_rates. Returns their number."""
+    cdef int active = table.active, count = 0, row, white, box, i
+    cdef Table after
+    cdef bint over
+    options[0].second = NO_ROW
+    options[0].second_box = 0
+    count = 1
+    for row in range(ROWS):
+        for white in range(2):
+            if white == 1 and dice[1] == dice[0]:
+                continue
+            box = box_of(row, dice[white] + dice[2 + row])
+            if can_mark(&table.sheets[active], table.closed, row, box):
+                options[count].second = row
+                options[count].second_box = box
+                count += 1
+    for i in range(count):
+        options[i].first = NO_ROW
+        options[i].first_box = 0
+        after = table[0]
+        if options[i].second >= 0:
+            after.closed = mark(&after.sheets[active], after.closed, options[i].second,
+                                options[i].second_box)
+        elif not marked:
+            after.sheets[active].penalties += 1
+        after.active = (active + 1) % table.players
+        over = game_ends(after.sheets[active].penalties, closed_count(after.closed))
+        values[i] = turn_end_value(seats, &after, active, over, &means[i])
+    return count
+
+
+cdef int lookahead_second(const Seats* seats, const Table* table, const int* dice, bint marked,
+                          int* chosen_box) noexcept nogil:
+    cdef Option options[1 + 2 * ROWS]
+    cdef double values[1 + 2 * ROWS]
+    cdef double means[1 + 2 * ROWS]
+    cdef int count = second_rates(seats, table, dice, marked, options, values, means)
+    cdef int best = best_rated(values, means, count)
+    chosen_box[0] = options[best].second_box
+    return options[best].second
+
+
 cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept nogil:
     """Play from the start of a turn to the end of the game; returns the turns played."""
     cdef int dice[6]
@@ -650,16 +864,9 @@ cdef int play_on(const Seats* seats, Table* table, uint64_t* stream) noexcept no
     return turns
 
 
-cdef int play_game(int players, const int* strategies, const int* limits, const double* future,
-                   const RaceModel* race, const double* heuristic, int lock_after,
-                   uint64_t stream, int* scores, int* ending) noexcept nogil:
-    """Play one game, strategies[i] at seat i; scores[i] gets seat i's final score and
-    ending[0] how the game ended; returns the number of turns."""
-    cdef Table table
-    cdef Seats seats
-    cdef int i, row, turns
-    seats.strategies, seats.limits, seats.future, seats.race = strategies, limits, future, race
-    seats.heuristic = heuristic
+cdef void new_game(Table* table, int players, int lock_after) noexcept nogil:
+    """Empty sheets, no row closed, seat 0 to roll."""
+    cdef int i, row
     table.players, table.closed, table.active = players, 0, 0
     for i in range(players):
         for row in range(ROWS):
@@ -668,7 +875,16 @@ cdef int play_game(int players, const int* strategies, const int* limits, const 
             table.sheets[i].locked[row] = 0
         table.sheets[i].penalties = 0
         table.sheets[i].lock_after = lock_after
-    turns = play_on(&seats, &table, &stream)
+
+
+cdef int play_game(const Seats* seats, int players, int lock_after, uint64_t stream,
+                   int* scores, int* ending) noexcept nogil:
+    """Play one game, seats.strategies[i] at seat i; scores[i] gets seat i's final score and
+    ending[0] how the game ended; returns the number of turns."""
+    cdef Table table
+    cdef int i, turns
+    new_game(&table, players, lock_after)
+    turns = play_on(seats, &table, &stream)
     ending[0] = (ENDED_BY_LOCKS if closed_count(table.closed) >= CLOSED_ROWS_TO_END
                  else ENDED_BY_PENALTIES)
     for i in range(players):
@@ -689,29 +905,57 @@ cdef double share_of(const Table* table, int seat) noexcept nogil:
     return 1.0 / level
 
 
-cdef int play_rotated(int players, const int* strategies, const int* limits,
-                      const double* future, const RaceModel* race, const double* heuristic,
-                      int lock_after, int rotation, uint64_t stream, int* scores,
-                      int* ending) noexcept nogil:
-    """One game with the strategy of entry e at seat (e + rotation) mod players; scores[e]
-    gets entry e's score."""
+cdef int play_rotated(const Seats* entries, int players, int lock_after, int rotation,
+                      uint64_t stream, int* scores, int* ending) noexcept nogil:
+    """One game with the strategy of entry e (entries: strategies, limits and heuristic
+    weights listed by entry) at seat (e + rotation) mod players; scores[e] gets entry e's
+    score."""
     cdef int seat_strategies[MAX_PLAYERS]
     cdef int seat_limits[MAX_PLAYERS]
     cdef double seat_heuristic[MAX_PLAYERS * HEURISTIC_WEIGHTS]
     cdef int seat_scores[MAX_PLAYERS]
     cdef int entry, seat, turns, k
+    cdef Seats seats = entries[0]
     for entry in range(players):
         seat = (entry + rotation) % players
-        seat_strategies[seat] = strategies[entry]
-        seat_limits[seat] = limits[entry]
+        seat_strategies[seat] = entries.strategies[entry]
+        seat_limits[seat] = entries.limits[entry]
         for k in range(HEURISTIC_WEIGHTS):
-            seat_heuristic[seat * HEURISTIC_WEIGHTS + k] = heuristic[entry * HEURISTIC_WEIGHTS + k]
-    turns = play_game(players, seat_strategies, seat_limits, future, race, seat_heuristic,
-                      lock_after, stream,
-                      seat_scores, ending)
+            seat_heuristic[seat * HEURISTIC_WEIGHTS + k] = (
+                entries.heuristic[entry * HEURISTIC_WEIGHTS + k])
+    seats.strategies, seats.limits, seats.heuristic = seat_strategies, seat_limits, seat_heuristic
+    turns = play_game(&seats, players, lock_after, stream, seat_scores, ending)
     for entry in range(players):
         scores[entry] = seat_scores[(entry + rotation) % players]
     return turns
+
+
+cdef int _read_table(Table* table, int players, int lock_after, int[:, ::1] last,
+                     int[:, ::1] marks, int[:, ::1] locked, int[::1] penalties, int closed,
+                     int active, int[::1] dice, int* turn_dice) except -1:
+    """The kernel's table from the arrays of winning.sheet_arrays (the sheets are checked by
+    the Python caller), and the roll."""
+    cdef int i, row
+    if not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"2..{MAX_PLAYERS} players")
+    if (last.shape[0] != players or marks.shape[0] != players
+            or locked.shape[0] != players or penalties.shape[0] != players
+            or last.shape[1] != ROWS or marks.shape[1] != ROWS or locked.shape[1] != ROWS
+            or dice.shape[0] != 6):
+        raise ValueError("one sheet and penalty count per player; six dice")
+    if not (0 <= active < players and 0 <= closed < 16 and is_lock_rule(lock_after)):
+        raise ValueError("active seat, closed rows or lock rule out of range")
+    table.players, table.closed, table.active = players, closed, active
+    for i in range(players):
+        for row in range(ROWS):
+            table.sheets[i].last[row] = last[i, row]
+            table.sheets[i].marks[row] = marks[i, row]
+            table.sheets[i].locked[row] = locked[i, row]
+        table.sheets[i].penalties = penalties[i]
+        table.sheets[i].lock_after = lock_after
+    for i in range(6):
+        turn_dice[i] = dice[i]
+    return 0
 
 
 def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lock_after,
@@ -721,7 +965,7 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
              double[:, ::1] race_mean=None, double[:, ::1] race_second=None,
              double[::1] nodes=None, double[::1] weights=None, double correlation=0.0,
              double[:, ::1] heuristic=None, double[:, ::1] race_late_mean=None,
-             double[:, ::1] race_late_second=None):
+             double[:, ::1] race_late_second=None, double[::1] learned=None):
     """Play on a game from the middle of a turn, shares.shape[0] times: the sheets (last box,
     marked numbers, locked flag per row, penalties), the closed rows and the active seat
     describe the table before this turn's roll `dice`; the player at `seat` plays action 1
@@ -729,40 +973,28 @@ def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lo
     everyone else, and everything after, is played by `strategies`. Rollout k draws its rolls
     from game_stream(seed, k); shares[k] gets the player's share of that game (1, 1/k for a
     tie at the top, 0). `heuristic` (players x HEURISTIC_WEIGHT_COUNT) holds the weights of
-    weighted and scored players (seat by seat), `correlation` the race model's rho."""
-    cdef int players = strategies.shape[0], i, row
+    weighted and scored players (seat by seat), `correlation` the race model's rho, `learned`
+    the LEARNED_WEIGHT_COUNT weights of lookahead players at a table of two (or None)."""
+    cdef int players = strategies.shape[0]
     cdef long count = shares.shape[0], k, begin, end
     cdef Table start, table
     cdef Seats seats
     cdef RaceModel race
     cdef uint64_t stream
     cdef int turn_dice[6]
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError(f"2..{MAX_PLAYERS} players")
-    if (limits.shape[0] != players or last.shape[0] != players or marks.shape[0] != players
-            or locked.shape[0] != players or penalties.shape[0] != players
-            or last.shape[1] != ROWS or marks.shape[1] != ROWS or locked.shape[1] != ROWS
-            or dice.shape[0] != 6):
-        raise ValueError("one limit, sheet and penalty count per player; six dice")
-    if not (0 <= active < players and 0 <= seat < players and 0 <= closed < 16
-            and -1 <= first < ROWS and -1 <= second < ROWS and is_lock_rule(lock_after)):
-        raise ValueError("seat, active, closed rows or decisions out of range")
+    if limits.shape[0] != players:
+        raise ValueError("one limit per player")
+    _read_table(&start, players, lock_after, last, marks, locked, penalties, closed, active,
+                dice, turn_dice)
+    if not (0 <= seat < players and -1 <= first < ROWS and -1 <= second < ROWS):
+        raise ValueError("seat or decisions out of range")
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
                        race_late_mean, race_late_second)
     heuristic = _heuristic_weights(strategies, heuristic)
     seats.strategies, seats.limits, seats.future, seats.race = (
         &strategies[0], &limits[0], &future[0, 0], &race)
     seats.heuristic = &heuristic[0, 0]
-    start.players, start.closed, start.active = players, closed, active
-    for i in range(players):
-        for row in range(ROWS):
-            start.sheets[i].last[row] = last[i, row]
-            start.sheets[i].marks[row] = marks[i, row]
-            start.sheets[i].locked[row] = locked[i, row]
-        start.sheets[i].penalties = penalties[i]
-        start.sheets[i].lock_after = lock_after
-    for i in range(6):
-        turn_dice[i] = dice[i]
+    seats.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
     for begin in range(0, count, CHUNK):
         end = min(begin + CHUNK, count)
         with nogil:
@@ -790,6 +1022,23 @@ cdef double[:, ::1] _heuristic_weights(int[::1] strategies, double[:, ::1] heuri
     return heuristic
 
 
+cdef bint _uses_learned(int[::1] strategies, double[::1] learned) except -1:
+    """Whether the table's lookahead players read `learned` (None: they read the race model).
+    Only lookahead players at a table of two read one."""
+    cdef int i
+    cdef bint lookahead = False
+    if learned is None:
+        return False
+    for i in range(strategies.shape[0]):
+        lookahead = lookahead or strategies[i] == LOOKAHEAD
+    if strategies.shape[0] != 2 or not lookahead:
+        raise ValueError("learned weights are read by lookahead players at a table of two "
+                         "only")
+    if learned.shape[0] != LEARNED_SIZE:
+        raise ValueError(f"learned weights are {LEARNED_SIZE} numbers, not {learned.shape[0]}")
+    return True
+
+
 cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
                            double[:, ::1] race_mean, double[:, ::1] race_second,
                            double[::1] nodes, double[::1] weights,
@@ -803,11 +1052,11 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     if future.shape[1] != PENALTY_STATES:
         raise ValueError(f"future must have {PENALTY_STATES} columns")
     for i in range(strategies.shape[0]):
-        if not 0 <= strategies[i] <= SCORED:
+        if not 0 <= strategies[i] <= LOOKAHEAD:
             raise ValueError("unknown strategy code")
         if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
             raise ValueError("max-score players need the whole single-player table")
-        wins = wins or strategies[i] == WIN
+        wins = wins or strategies[i] == WIN or strategies[i] == LOOKAHEAD
     race.mean = NULL
     race.second = NULL
     race.nodes = NULL
@@ -824,7 +1073,8 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
                 or race_second.shape[0] != SHEET_STATES
                 or race_second.shape[1] != PENALTY_STATES
                 or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
-            raise ValueError("win players need the race tables and the quadrature")
+            raise ValueError("win and lookahead players need the race tables and the "
+                             "quadrature")
         race.mean = &race_mean[0, 0]
         race.second = &race_second[0, 0]
         race.nodes = &nodes[0]
@@ -847,20 +1097,23 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
              int lock_after=5, bint rotate=True, double[:, ::1] race_mean=None,
              double[:, ::1] race_second=None, double[::1] nodes=None, double[::1] weights=None,
              double correlation=0.0, double[:, ::1] heuristic=None,
-             double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None):
+             double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
+             double[::1] learned=None):
     """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, e] gets
     the score of the strategy listed at entry e in the g-th game, turns[g] its turns and
     endings[g] how it ended (ENDINGS). `future` is the single-player table (used by max-score
     players only; pass a (1, 4) dummy otherwise); the race_* tables and the quadrature (nodes,
-    weights) and `correlation` by win players only, `heuristic` (one row of
-    HEURISTIC_WEIGHT_COUNT weights per entry) by weighted and scored players. With `rotate`,
-    game number n (counted in the whole series) seats entry e at (e + n) mod players. Runs CHUNK games at a time and checks for
-    signals in between, so Ctrl-C raises KeyboardInterrupt promptly."""
+    weights) and `correlation` by win and lookahead players only, `heuristic` (one row of
+    HEURISTIC_WEIGHT_COUNT weights per entry) by weighted and scored players, `learned`
+    (LEARNED_WEIGHT_COUNT weights) by lookahead players at a table of two (without it they
+    read the race model). With `rotate`,
+    game number n (counted in the whole series) seats entry e at (e + n) mod players. Runs
+    CHUNK games at a time and checks for signals in between, so Ctrl-C raises
+    KeyboardInterrupt promptly."""
     cdef int players = strategies.shape[0]
     cdef long game, start, stop
-    cdef const double* values = &future[0, 0]
-    cdef const double* seat_weights
     cdef RaceModel race
+    cdef Seats entries
     if not 1 <= players <= MAX_PLAYERS:
         raise ValueError(f"1..{MAX_PLAYERS} players")
     if (scores.shape[0] < games or scores.shape[1] != players or turns.shape[0] < games
@@ -875,13 +1128,150 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
     race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
                        race_late_mean, race_late_second)
     heuristic = _heuristic_weights(strategies, heuristic)
-    seat_weights = &heuristic[0, 0]
+    entries.strategies, entries.limits, entries.future, entries.race = (
+        &strategies[0], &limits[0], &future[0, 0], &race)
+    entries.heuristic = &heuristic[0, 0]
+    entries.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
         with nogil:
             for game in prange(start, stop, schedule="dynamic", chunksize=64):
                 turns[game] = play_rotated(
-                    players, &strategies[0], &limits[0], values, &race, seat_weights, lock_after,
+                    &entries, players, lock_after,
                     <int>((first_game + game) % players) if rotate else 0,
                     game_stream(seed, first_game + game), &scores[game, 0], &endings[game])
+        PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
+
+
+MAX_CHOICES = MAX_OPTIONS     # rows rate_lookahead may fill
+
+
+def rate_lookahead(int lock_after, int[:, ::1] last, int[:, ::1] marks, int[:, ::1] locked,
+                   int[::1] penalties, int closed, int active, int[::1] dice, int seat,
+                   int marked_first, int[:, ::1] options, double[::1] values,
+                   double[::1] means, *, double[:, ::1] race_mean=None,
+                   double[:, ::1] race_second=None, double[::1] nodes=None,
+                   double[::1] weights=None, double correlation=0.0,
+                   double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
+                   double[::1] learned=None):
+    """A lookahead player's choices at `seat`, rated as it rates them; returns their number n.
+    The table is given as in `rollouts`. With marked_first = -1 they are its action-1 choices
+    on the roll `dice` (lookahead_rates); with 0 or 1 they are the action-2 choices of the
+    active player (seat == active), action 1 being resolved on the sheets given and having
+    marked nothing (0) or something (1) (second_rates). options[i] gets (first row, its box,
+    second row, its box), rows -1 for none; values[i] the chance at the next turn's start;
+    means[i] the race mean of the player's final score. The arrays need MAX_CHOICES rows."""
+    cdef int players = last.shape[0], i, count
+    cdef Table table
+    cdef Seats seats
+    cdef RaceModel race
+    cdef int turn_dice[6]
+    cdef Option chosen[MAX_OPTIONS]
+    cdef double rated[MAX_OPTIONS]
+    cdef double race_means[MAX_OPTIONS]
+    import numpy
+    strategies = numpy.full(max(players, 1), LOOKAHEAD, dtype=numpy.intc)
+    _read_table(&table, players, lock_after, last, marks, locked, penalties, closed, active,
+                dice, turn_dice)
+    if not 0 <= seat < players or not -1 <= marked_first <= 1:
+        raise ValueError("seat or marked_first out of range")
+    if marked_first >= 0 and seat != active:
+        raise ValueError("only the active player has an action 2")
+    if (options.shape[0] < MAX_OPTIONS or options.shape[1] != 4 or values.shape[0] < MAX_OPTIONS
+            or means.shape[0] < MAX_OPTIONS):
+        raise ValueError(f"options (MAX_CHOICES x 4), values and means need {MAX_OPTIONS} rows")
+    race = _race_model(strategies, numpy.zeros((1, PENALTY_STATES)), race_mean, race_second,
+                       nodes, weights, correlation, race_late_mean, race_late_second)
+    seats.strategies = NULL          # lookahead reads only the race model and the learned value
+    seats.limits = NULL
+    seats.future = NULL
+    seats.heuristic = NULL
+    seats.race = &race
+    seats.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
+    with nogil:
+        if marked_first < 0:
+            count = lookahead_rates(&seats, &table, seat, turn_dice, chosen, rated, race_means)
+        else:
+            count = second_rates(&seats, &table, turn_dice, marked_first, chosen, rated,
+                                 race_means)
+    for i in range(count):
+        options[i, 0], options[i, 1] = chosen[i].first, chosen[i].first_box
+        options[i, 2], options[i, 3] = chosen[i].second, chosen[i].second_box
+        values[i], means[i] = rated[i], race_means[i]
+    return count
+
+
+def train_lookahead(double[::1] learned, long first_game, long games, uint64_t seed,
+                    double rate, double race_rate, *, double[:, ::1] race_mean=None,
+                    double[:, ::1] race_second=None, double[::1] nodes=None,
+                    double[::1] weights=None, double correlation=0.0,
+                    double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
+                    int lock_after=5):
+    """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
+    series `seed` between two lookahead players reading it (seat 0 rolls first; one core).
+    At each turn's start, for each player, the learned chance of the position before is moved
+    towards that of this one (the final share once the game is over): the weights it summed
+    by rate * error, weight 0 by race_rate * error * its race logit (the gradient of the log
+    loss in the logit). Checks for Ctrl-C every CHUNK games."""
+    cdef int players = 2, p, k, die
+    cdef long game, start, stop
+    cdef Table table
+    cdef Seats seats
+    cdef RaceModel race
+    cdef uint64_t stream
+    cdef int dice[6]
+    cdef int as_lookahead[2]
+    cdef int index[2][FEATURES]
+    cdef double race_logit[2]
+    cdef bint known[2]
+    cdef int now_index[FEATURES]
+    cdef double now_race, now_chance, before, error, unused
+    cdef bint over
+    cdef double* values = &learned[0]
+    import numpy
+    strategies = numpy.full(players, LOOKAHEAD, dtype=numpy.intc)
+    if not is_lock_rule(lock_after) or games < 0 or first_game < 0:
+        raise ValueError("lock_after must be 5 or 4; games and first_game not negative")
+    if not (0.0 <= rate <= 1.0 and 0.0 <= race_rate <= 1.0):
+        raise ValueError("the learning rates must be 0..1")
+    race = _race_model(strategies, numpy.zeros((1, PENALTY_STATES)), race_mean, race_second,
+                       nodes, weights, correlation, race_late_mean, race_late_second)
+    _uses_learned(strategies, learned)
+    as_lookahead[0] = as_lookahead[1] = LOOKAHEAD
+    seats.strategies, seats.limits, seats.future, seats.heuristic = as_lookahead, NULL, NULL, NULL
+    seats.race, seats.learned = &race, values
+    for start in range(first_game, first_game + games, CHUNK):
+        stop = min(start + CHUNK, first_game + games)
+        with nogil:
+            for game in range(start, stop):
+                new_game(&table, players, lock_after)
+                stream = game_stream(seed, game)
+                known[0] = known[1] = False
+                over = False
+                while True:
+                    for p in range(players):
+                        if over:
+                            now_chance = share_of(&table, p)
+                        else:
+                            now_chance = logistic(learned_logit(
+                                &race, values, &table.sheets[p], &table.sheets[1 - p],
+                                table.closed, table.active == p, now_index, &now_race,
+                                &unused))
+                        if known[p]:
+                            before = values[0] * race_logit[p]
+                            for k in range(FEATURES):
+                                before += values[index[p][k]]
+                            error = now_chance - logistic(before)
+                            for k in range(FEATURES):
+                                values[index[p][k]] += rate * error
+                            values[0] += race_rate * error * race_logit[p]
+                        for k in range(FEATURES):
+                            index[p][k] = now_index[k]
+                        race_logit[p] = now_race
+                        known[p] = True
+                    if over:
+                        break
+                    for die in range(6):
+                        dice[die] = 1 + random_below(&stream, 6)
+                    over = play_turn(&seats, &table, dice, &stream, -1, NO_ROW, NO_ROW, 0)
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C

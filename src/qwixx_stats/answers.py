@@ -18,7 +18,8 @@ from .errors import QwixxError
 from .game import Option
 from .sheet import Dice, Sheet, game_over
 from .solitaire import ExpectedValues
-from .winning import Advice, Advisor, Estimate
+from .advisor import Advice, Advisor
+from .winning import Estimate
 
 
 def value_answer(sheet: Sheet, values: ExpectedValues) -> dict[str, Any]:
@@ -82,7 +83,8 @@ def advise_to_win_answer(sheet: Sheet, dice: Dice, opponents: Sequence[Sheet],
     chance when there is one; the single-player optimum's expected score beside."""
     active = check_advice(sheet, opponents, passive, roller)
     sheets = [sheet, *opponents]
-    advice = (advisor.passive(sheets, 0, dice) if passive else advisor.active(sheets, 0, dice))
+    advice = (advisor.passive(sheets, 0, dice, active) if passive
+              else advisor.active(sheets, 0, dice))
     measured: list[tuple[Advice, Optional[Estimate]]] = list(zip(advice, [None] * len(advice)))
     if rollouts:
         measured = list(advisor.measured(advice, sheets, 0, dice, active, rollouts, seed))

@@ -28,7 +28,8 @@ from .sheet import Dice, Sheet
 from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
 from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
                         table_directory, table_name)
-from .winning import MAX_ROLLOUTS, Advisor
+from .advisor import ADVISED_STRATEGIES, Advisor
+from .winning import MAX_ROLLOUTS
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
@@ -77,8 +78,17 @@ def load_race(args: argparse.Namespace, players: int, lock_after: int | None = N
 
 def load_advisor(args: argparse.Namespace) -> Callable[[int, int], Advisor]:
     def advisor(players: int, lock_after: int) -> Advisor:
-        return Advisor(load_race(args, players, lock_after), load_values(args, lock_after))
+        return Advisor(load_race(args, players, lock_after), load_values(args, lock_after),
+                       getattr(args, "judge", "win"))
     return advisor
+
+
+def add_judge(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default="win",
+                        help="with opponents: the strategy whose chance of winning ranks the "
+                        "choices: win (the race model right after the choice, default) or "
+                        "lookahead (the choice played to the end of the turn, then the learned "
+                        "value at two players, stronger in play)")
 
 
 def parse_sheet(args: argparse.Namespace, text: str | None) -> Sheet:
@@ -159,8 +169,8 @@ def advise_to_win(args: argparse.Namespace, sheet: Sheet, dice: Dice,
         lines.append(f"{sampled}{100 * entry['win_chance']:7.2f}%  "
                      f"{entry['expected_score']:9.4f}  {entry_text(entry, dice, args.passive)}")
     head = ("measured (+- standard error)  " if args.rollouts else "") + (
-        "model  expected  (model: the race estimate of the `win` strategy; expected: the "
-        "single-player optimum's final score)")
+        f"model  expected  (model: the chance as the `{args.judge}` strategy estimates it; "
+        "expected: the single-player optimum's final score)")
     emit(args, answer,
          f"{sheet}\nagainst {len(opponents)} opponent(s); dice {dice} "
          f"({'non-active' if args.passive else 'active'} player)\n{head}\n" + "\n".join(lines))
@@ -253,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="of the rollouts (default 0)")
     advise.add_argument("--roller", type=whole_number("an opponent", 1, MAX_PLAYERS - 1),
                         default=None, help="with --passive: which opponent rolled (default 1)")
+    add_judge(advise)
     sim = add("simulate", command_simulate, "games between strategies", table=True)
     sim.add_argument("--players", type=whole_number("a number of players", 1, MAX_PLAYERS), default=2,
                      help=f"1..{MAX_PLAYERS} (default 2)")
@@ -268,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     tracker = add("track", command_track, "keep the sheets of a game at a real table, with "
                   "advice for one player", table=True, lock_rule=False)
     track.add_arguments(tracker)
+    add_judge(tracker)
     return parser
 
 

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from solverkit.messages import clip
 
 from . import _simulate
-from .errors import SimulationError, StrategyError
+from .errors import GameError, SimulationError, StrategyError
 from .game import MAX_PLAYERS, Game, Player
 from .race import RaceTable
 from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
@@ -34,14 +34,15 @@ from .sheet import check_lock_after, is_whole
 from .solitaire import ExpectedValues, OptimalPlayer
 from .heuristics import DEFAULT_WEIGHTS, HEURISTICS, WEIGHT_COUNT, HeuristicPlayer, check_weights
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
+from .lookahead import LearnedValue, LookaheadPlayer, learned_for
 from .winning import WinPlayer
 
 BATCH = 20_000
 MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
-STRATEGY_HELP = ("win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), random, "
-                 "weighted or scored (tuned outside heuristics) ('optimal': max-score)")
+STRATEGY_HELP = ("lookahead, win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), "
+                 "random, weighted or scored (tuned outside heuristics) ('optimal': max-score)")
 ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
 Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
 ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
@@ -52,7 +53,7 @@ __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationRes
 
 @dataclass(frozen=True)
 class Strategy:
-    name: str            # win, max-score, greedy, cautious, random, weighted, scored
+    name: str            # lookahead, win, max-score, greedy, cautious, random, weighted, scored
     limit: int = 0       # cautious: the most boxes one mark may skip
     weights: tuple[float, ...] = ()   # weighted, scored: () for the tuned defaults
 
@@ -297,13 +298,17 @@ class SimulationResult:
 class Tables:
     """The tables the strategies of a series need (None where no strategy needs one)."""
     future: Optional[np.ndarray] = None        # single-player table (max-score)
-    race: Optional[RaceTable] = None           # paced table (win)
+    race: Optional[RaceTable] = None           # paced table (win, lookahead)
+    learned: Optional[LearnedValue] = None     # learned value (lookahead at two players)
 
 
 def tables_for(strategies: list[Strategy], lock_after: int,
-               values: Optional[ExpectedValues], race: Optional[RaceTable]) -> Tables:
+               values: Optional[ExpectedValues], race: Optional[RaceTable],
+               learned: Optional[LearnedValue] = None) -> Tables:
     """Check the given tables against the strategies and the lock rule, loading (solving once)
     the ones that are needed and not given."""
+    if learned is not None and not isinstance(learned, LearnedValue):
+        raise SimulationError(f"learned must be a LearnedValue, not {type(learned).__name__}")
     if values is not None and not isinstance(values, ExpectedValues):
         raise SimulationError(f"values must be an ExpectedValues table, not "
                               f"{type(values).__name__}")
@@ -316,16 +321,24 @@ def tables_for(strategies: list[Strategy], lock_after: int,
             raise SimulationError(f"the single-player table is for lock after "
                                   f"{values.lock_after}, the games for {lock_after}")
         tables.future = values.future
-    if any(s.name == "win" for s in strategies):
+    racing = [s.name for s in strategies if s.name in ("win", "lookahead")]
+    if racing:
         if len(strategies) < 2:
-            raise StrategyError("win plays against opponents: give at least 2 players (alone, "
-                                "max-score is the best play)")
+            raise StrategyError(f"{racing[0]} plays against opponents: give at least 2 players "
+                                "(alone, max-score is the best play)")
         race = race or RaceTable.load(players=len(strategies), lock_after=lock_after)
         if race.lock_after != lock_after or race.players != len(strategies):
             raise SimulationError(f"the race table is for {race.players} players and lock "
                                   f"after {race.lock_after}, the games for {len(strategies)} "
                                   f"and {lock_after}")
         tables.race = race
+    if "lookahead" in racing:
+        try:
+            tables.learned = learned_for(len(strategies), lock_after, learned)
+        except GameError as error:
+            raise SimulationError(str(error)) from None
+    elif learned is not None:
+        raise SimulationError("a learned value is read by lookahead players only")
     return tables
 
 
@@ -339,12 +352,14 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
              values: Optional[ExpectedValues] = None, race: Optional[RaceTable] = None,
              progress: Optional[Callable[[int], None]] = None,
              keep_games: bool = True, rotate: bool = True,
-             lock_after: int = MARKS_TO_LOCK) -> SimulationResult:
+             lock_after: int = MARKS_TO_LOCK,
+             learned: Optional[LearnedValue] = None) -> SimulationResult:
     """Play `games` games (1..MAX_GAMES) with the Cython kernel (both cores); reproducible
     from `seed` (0..2**64-1). keep_games=False keeps running totals only (result.scores and
     result.turns are then None), so memory does not grow with `games`. `rotate` moves the
     strategies round the seats game by game; `lock_after` is the lock rule (5 or 4). The
-    tables the strategies need are loaded (solved once) unless given."""
+    tables the strategies need are loaded (solved once) unless given; `learned` is the value
+    lookahead reads at two players (default: the one shipped, lookahead.LEARNED_FILE)."""
     strategies = check_strategies(strategies)
     check_flag("keep_games", keep_games)
     check_flag("rotate", rotate)
@@ -353,11 +368,13 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
     check_seed(seed)
     if progress is not None and not callable(progress):
         raise SimulationError(f"progress must be a function or None, not {clip(progress)}")
-    tables = tables_for(strategies, lock_after, values, race)
+    tables = tables_for(strategies, lock_after, values, race, learned)
     future = tables.future if tables.future is not None else np.zeros((1, 4))
     race_arrays: dict[str, Any] = {}
     if tables.race is not None:
         race_arrays = tables.race.kernel_arrays()
+    if tables.learned is not None:
+        race_arrays["learned"] = tables.learned.weights
     codes = np.array([_simulate.STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
     race_arrays["heuristic"] = heuristic_weights(strategies)
@@ -399,14 +416,15 @@ def seat_of(entry: int, game: int, players: int, rotate: bool) -> int:
 
 def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
                     values: Optional[ExpectedValues] = None, race: Optional[RaceTable] = None,
-                    rotate: bool = True, lock_after: int = MARKS_TO_LOCK) -> SimulationResult:
+                    rotate: bool = True, lock_after: int = MARKS_TO_LOCK,
+                    learned: Optional[LearnedValue] = None) -> SimulationResult:
     """The same games as `simulate`, played by game.Game and the Python players (slow)."""
     strategies = check_strategies(strategies)
     check_games(games, len(strategies), True)
     check_seed(seed)
     check_flag("rotate", rotate)
     check_lock_after(lock_after)
-    tables = tables_for(strategies, lock_after, values, race)
+    tables = tables_for(strategies, lock_after, values, race, learned)
     players = len(strategies)
     scores = np.zeros((games, players), dtype=np.int32)
     turns = np.zeros(games, dtype=np.int32)
@@ -445,6 +463,9 @@ def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game:
     if strategy.name == "win":
         assert tables.race is not None                  # tables_for loads it
         return WinPlayer(tables.race, game, seat)
+    if strategy.name == "lookahead":
+        assert tables.race is not None                  # tables_for loads it
+        return LookaheadPlayer(tables.race, tables.learned, game, seat)
     if strategy.name in HEURISTICS:
         return HeuristicPlayer(strategy.name, strategy.weights, game, seat)
     if strategy.name == "greedy":

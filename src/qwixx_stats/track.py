@@ -74,7 +74,7 @@ from .savefile import MIN_PLAYERS, load_game, save_game
 from .sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
 
 if TYPE_CHECKING:
-    from .winning import Advice, Advisor
+    from .advisor import Advice, Advisor
 
 ADVICE_SHOWN = 4               # options of the advice shown, best first
 REMOVED_DIE = 1                # the value stored for the die of a closed row
@@ -464,7 +464,7 @@ class Tracker:
             self.advise("your roll: both actions", lambda a: a.active(start, active, dice),
                         plan_text)
         elif me is not None:
-            self.advise("action 1", lambda a: a.passive(start, me, dice),
+            self.advise("action 1", lambda a: a.passive(start, me, dice, active),
                         lambda option: f"{total} in {option[0]}" if option[0] else "no mark")
         first = self.ask_first(dice, start)
         after = after_first_actions(start, dice, first)

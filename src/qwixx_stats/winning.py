@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -44,8 +44,6 @@ from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, pos
 
 MAX_ROLLOUTS = 10 ** 7
 
-if TYPE_CHECKING:
-    from .solitaire import ExpectedValues
 
 
 def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[float, float]:
@@ -177,56 +175,6 @@ class WinPlayer:
                                 marked_first)).option[1]
 
 
-@dataclass(frozen=True)
-class Advice:
-    """One choice with what it is worth: ranked by `win_chance` (best first)."""
-    option: Option               # (action 1 row or None, (row, number) or None)
-    win_chance: float            # race estimate of finishing first
-    race_expected_score: float   # this player's expected final score in the race model
-    expected_score: float        # the single-player optimum's expected final score
-
-
-class Advisor:
-    """Advice for one seat of a game: every legal choice, best first, with the estimated
-    chance of winning beside the expected score (what `qwixx advise --opponents` and
-    `qwixx track` show)."""
-
-    def __init__(self, race: RaceTable, values: "ExpectedValues"):
-        from .solitaire import ExpectedValues
-        if not isinstance(race, RaceTable) or not isinstance(values, ExpectedValues):
-            raise GameError("an Advisor needs a RaceTable and an ExpectedValues table")
-        if race.lock_after != values.lock_after:
-            raise GameError(f"the race table is for lock after {race.lock_after}, the "
-                            f"single-player table for {values.lock_after}")
-        self.race, self.values = race, values
-
-    def _advice(self, rated: Sequence[RatedOption]) -> list[Advice]:
-        return [Advice(item.option, item.win_chance, item.expected_score,
-                       self.values.value(item.sheet)) for item in ranked(rated)]
-
-    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
-        """The active player's plans (action 1 and action 2 together)."""
-        return self._advice(rate_active(self.race, sheets, seat, dice))
-
-    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
-        """A non-active player's action 1."""
-        return self._advice(rate_passive(self.race, sheets, seat, dice))
-
-    def measured(self, advice: Sequence[Advice], sheets: Sequence[Sheet], seat: int,
-                 dice: Dice | str, active: int, rollouts: int,
-                 seed: int = 0) -> list[tuple[Advice, Estimate]]:
-        """Each choice's chance measured by rollouts (`rollout_chance`), best measured first
-        (ties keep the order of `advice`)."""
-        measured = [(item, rollout_chance(self.race, sheets, seat, dice, active, item.option,
-                                          rollouts, seed)) for item in advice]
-        return sorted(measured, key=lambda pair: -pair[1].chance)
-
-    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
-               marked_first: bool) -> list[Advice]:
-        """The active player's action 2, once action 1 is resolved for everyone."""
-        return self._advice(rate_second(self.race, sheets, seat, dice, marked_first))
-
-
 # -- rollouts: the race estimate checked by playing the game on --------------------------------
 @dataclass(frozen=True)
 class Estimate:
@@ -299,7 +247,7 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
 
-class _PlannedPlayer:
+class PlannedPlayer:
     """The rollouts' twin: plays a fixed option this turn, then `win`."""
 
     def __init__(self, player: WinPlayer, option: Option):
@@ -330,7 +278,7 @@ def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
         stream = SplitMix64.for_game(seed, index)
         game = Game(len(table), list(table), active, lock_after=race.lock_after)
         players: list[Player] = [WinPlayer(race, game, i) for i in range(len(table))]
-        planned = _PlannedPlayer(WinPlayer(race, game, seat), option)
+        planned = PlannedPlayer(WinPlayer(race, game, seat), option)
         players[seat] = planned
         game.play_turn_with(dice, players)
         planned.planned = False
