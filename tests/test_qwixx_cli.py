@@ -149,6 +149,28 @@ def test_advise_against_opponents_ranks_by_chance_of_winning(run):
     assert status == 2 and "--roller" in err
 
 
+def test_advise_judged_by_lookahead(run, qwixx_table_dir):
+    from qwixx_stats import Sheet
+    from qwixx_stats.lookahead import LearnedValue, rate_lookahead
+    from qwixx_stats.race import RaceTable
+
+    sheets = [Sheet.parse("red:2,3,4 green:12,11"), Sheet.parse("yellow:3,4,5,6")]
+    status, out, _ = run("advise", "--sheet", str(sheets[0]), "--dice", DICE, "--opponents",
+                         str(sheets[1]), "--rollouts", "0", "--judge", "lookahead", "--json")
+    assert status == 0
+    rated = rate_lookahead(RaceTable.load(qwixx_table_dir, players=2), LearnedValue.load(),
+                           sheets, 0, DICE, 0)
+    chances = [o["win_chance"] for o in json.loads(out)["options"]]
+    assert chances == sorted((r.win_chance for r in rated), reverse=True)
+    status, out, _ = run("advise", "--sheet", "red:2,3,4", "--dice", DICE, "--opponents",
+                         "yellow:3,4,5,6;blue:12", "--passive", "--roller", "2", "--rollouts",
+                         "0", "--judge", "lookahead")
+    assert status == 0 and "the `lookahead` strategy" in out
+    status, _, err = run("advise", "--sheet", "red:2", "--dice", DICE, "--opponents", "blue:12",
+                         "--judge", "oracle")
+    assert status == 2 and "--judge" in err
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["value", "--sheet", "red:5,3"], "not in row order"),
     (["value", "--sheet", "red:2,3,12 closed:red"], "locking needs 5"),

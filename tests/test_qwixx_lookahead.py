@@ -62,6 +62,7 @@ def test_features_of_the_empty_table(qwixx_race2):
     assert index == [1, 1, 1, 1] + [OWN_PAIR_WEIGHTS, THEIR_PAIR_WEIGHTS] * 6 + [
         PENALTY_WEIGHTS + 1]
     assert race_logit == 0.0                         # equal sheets: an even race
+    assert len(index) == _simulate.LEARNED_FEATURE_COUNT
     # a closed row's code: 56 + its marks (the lock included), the closed flag set
     mine = Sheet.parse("red:2,3,4,5,6,12 penalties:2 closed:red")
     theirs = Sheet.parse("blue:12 penalties:1 closed:red")
@@ -206,3 +207,31 @@ def test_learning_equals_the_python_twin_and_resumes(qwixx_race2, learned):
     _simulate.train_lookahead(frozen.weights, 0, 3, 77, 0.0, 0.0,
                               **qwixx_race2.kernel_arrays())
     assert np.array_equal(frozen.weights, learned.weights)          # rate 0: nothing moves
+
+
+def test_advisor_ranks_by_the_lookahead_chance(qwixx_race2, qwixx_values, learned):
+    advisor = Advisor(qwixx_race2, qwixx_values, "lookahead")
+    sheets = [Sheet.parse("red:2,3,4 green:12,11 penalties:1"), Sheet.parse("yellow:3,4,5,6")]
+    for advice, rated in [
+            (advisor.active(sheets, 0, "3,4,6,1,2,5"),
+             rate_lookahead(qwixx_race2, learned, sheets, 0, "3,4,6,1,2,5", 0)),
+            (advisor.passive(sheets, 1, "3,4,6,1,2,5", 0),
+             rate_lookahead(qwixx_race2, learned, sheets, 1, "3,4,6,1,2,5", 0)),
+            (advisor.second(sheets, 0, "3,4,6,1,2,5", False),
+             rate_lookahead(qwixx_race2, learned, sheets, 0, "3,4,6,1,2,5", 0, False))]:
+        assert len(advice) == len(rated)
+        assert {a.option for a in advice} == {r.option for r in rated}
+        chances = [a.win_chance for a in advice]
+        assert chances == sorted(chances, reverse=True)
+        by_option = {r.option: r for r in rated}
+        for item in advice:
+            assert item.win_chance == by_option[item.option].win_chance
+            assert item.expected_score == qwixx_values.value(by_option[item.option].sheet)
+    # the sheet after a choice: a penalty only for the active player who marks nothing
+    none = {r.option: r.sheet for r in rate_lookahead(qwixx_race2, learned, sheets, 0,
+                                                       "3,4,6,1,2,5", 0)}[(None, None)]
+    assert none.penalties == 2
+    with pytest.raises(GameError, match="judges by"):
+        Advisor(qwixx_race2, qwixx_values, "oracle")
+    with pytest.raises(GameError, match="lookahead only"):
+        Advisor(qwixx_race2, qwixx_values, "win", learned)

@@ -464,8 +464,9 @@ class FakeAdvisor:
         return [Advice(("red", ("blue", 9)), 0.625, 100.0, 101.5),
                 Advice((None, None), 0.125, 90.0, 91.25)]
 
-    def passive(self, sheets, seat, dice):
+    def passive(self, sheets, seat, dice, roller):
         self.calls.append(("passive", seat, str(dice), [str(s) for s in sheets]))
+        assert roller != seat
         return [Advice(("yellow", None), 0.55, 100.0, 110.25)] + [
             Advice((None, None), 0.05 * i, 90.0, 105.0 - i) for i in range(5)]
 
@@ -516,7 +517,7 @@ def test_no_advice_without_me():
 
 def test_advice_errors_do_not_end_the_session():
     class Broken(FakeAdvisor):
-        def passive(self, sheets, seat, dice):
+        def passive(self, sheets, seat, dice, roller):
             raise track.TrackError("table trouble")
     table = play(["--players", "2", "--me", "2"], ["3,4,6,1,2,5", "- -", "-", "quit"],
                  advisor=Broken())

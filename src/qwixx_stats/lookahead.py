@@ -6,10 +6,12 @@ sum) is played to the end of the turn: the other players answer as `win` would (
 on the sheets before the roll, and the active player's action 2 once action 1 is resolved),
 and if another player's lock in action 1 makes the plan's action 2 illegal, `win` makes it
 instead. The table at the start of the next turn is then rated:
-- a game that is over exactly (1 for the top score, 1/k for a tie of k at the top, else 0);
+
+- exactly if the game is over (1 for the top score, 1/k for a tie of k at the top, else 0);
 - at a table of two, by the learned value below (learned under the printed rules: under the
   lock-after-4 variant, or given none, the race model instead);
 - at a larger table, by the race model of `win` (winning.win_value).
+
 Action 2 is decided again once action 1 is resolved, each mark (or none) rated the same way.
 The highest chance is played; chances within 1e-12 go to the higher expected score of the race
 model, then to the first in the order of game.active_options (`win`'s order and tie-breaks).
@@ -20,6 +22,7 @@ puts the learned value on the positions it was trained on (the starts of turns).
 
 The learned value. The chance that a player finishes above its one opponent at the start of a
 turn is logistic(w0 * race logit + the sum of 17 weights):
+
 - race logit: the logit of the race model's chance (race.win_chance), clipped to
   [1e-6, 1 - 1e-6]; w0 = 1 with every other weight 0 is the race model exactly;
 - for each row, a weight for (its code on the player's sheet, its code on the opponent's,
@@ -30,8 +33,9 @@ turn is logistic(w0 * race logit + the sum of 17 weights):
   6 pairs of the opponent's;
 - a weight for (own penalties, the opponent's, whether any row is closed, whether the player
   rolls next).
-The weights are learned by TD(0) in self-play of two lookahead players (`_simulate.
-train_lookahead`): at each turn's start, each player's previous chance moves towards its
+
+The weights are learned by TD(0) in self-play of two lookahead players
+(_simulate.train_lookahead): at each turn's start, each player's previous chance moves towards its
 present one, and the last towards the game's result. benchmarks/qwixx_train_lookahead.py
 trains them from w0 = 1 with fixed seeds; the result ships as LEARNED_FILE.
 
