@@ -12,9 +12,10 @@ Measuring seeds: --seed (1 by default; always below 1000). The heuristics were t
 Every series rotates the seats (each strategy plays each seat equally often). `--player` is
 the strategy measured (win by default; "win" below). Prints, and writes to
 benchmarks/results/qwixx-PLAYER.json (--out):
-- two players, `win` against every other strategy (lookahead: `win` too) (the outside heuristics `scored` and
-  `weighted`, max-score, greedy, cautious:0 .. cautious:3): win rate of `win` with its 95%
-  interval, overall and by seat, mean scores, mean turns, games/s of the kernel;
+- two players, `win` against every other strategy (for lookahead, `win` too; the outside
+  heuristics `scored` and `weighted`, max-score, greedy, cautious:0 .. cautious:3): win rate
+  of `win` with its 95% interval, overall and by seat, mean scores, mean turns, games/s of
+  the kernel;
 - mixed tables of three, four and five players: every strategy's win rate with its interval,
   and `win`'s by seat;
 - the same two-player series under the lock-after-4 variant (--variant-games);

@@ -143,9 +143,30 @@ cdef inline double sheet_value(const double* future, const Sheet* sheet, int clo
 
 
 # -- options (game.active_options) --------------------------------------------------------
-cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option* options) noexcept nogil:
-    cdef int count = 0, first, first_box = 0, row, white, box, number, closed_after
+cdef int second_marks(const Sheet* sheet, int closed, const int* dice, int* rows,
+                      int* boxes) noexcept nogil:
+    """The marks action 2 can make on `sheet` (game.colour_marks): per row, in row order, a
+    white die plus that row's die, the first white die's before the second's (equal white
+    dice once); returns their number."""
+    cdef int count = 0, row, white, box
+    for row in range(ROWS):
+        for white in range(2):
+            if white == 1 and dice[1] == dice[0]:
+                continue
+            box = box_of(row, dice[white] + dice[2 + row])
+            if can_mark(sheet, closed, row, box):
+                rows[count] = row
+                boxes[count] = box
+                count += 1
+    return count
+
+
+cdef int active_options(const Sheet* sheet, int closed, const int* dice,
+                        Option* options) noexcept nogil:
+    cdef int count = 0, first, first_box = 0, i, marks, closed_after
     cdef int total = dice[0] + dice[1]
+    cdef int rows[2 * ROWS]
+    cdef int boxes[2 * ROWS]
     cdef bint over_before = game_ends(sheet.penalties, closed_count(closed))
     cdef Sheet after
     for first in range(-1, ROWS):
@@ -165,18 +186,13 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice, Option*
         if (over_before if closed_after == closed
                 else game_ends(after.penalties, closed_count(closed_after))):
             continue
-        for row in range(ROWS):
-            for white in range(2):
-                number = dice[white] + dice[2 + row]
-                if white == 1 and dice[1] == dice[0]:
-                    continue
-                box = box_of(row, number)
-                if can_mark(&after, closed_after, row, box):
-                    options[count].first = first
-                    options[count].first_box = first_box
-                    options[count].second = row
-                    options[count].second_box = box
-                    count += 1
+        marks = second_marks(&after, closed_after, dice, rows, boxes)
+        for i in range(marks):
+            options[count].first = first
+            options[count].first_box = first_box
+            options[count].second = rows[i]
+            options[count].second_box = boxes[i]
+            count += 1
     return count
 
 
@@ -322,20 +338,12 @@ cdef int choose_second(int strategy, int limit, const Sheet* sheet, int closed, 
     NO_ROW."""
     cdef int rows[1 + 2 * ROWS]
     cdef int boxes[1 + 2 * ROWS]
-    cdef int count = 1, row, white, box, i, best = 0, key_a, key_b, best_a, best_b
+    cdef int count, i, best = 0, key_a, key_b, best_a, best_b
     cdef double value, best_value
     cdef Sheet after
     rows[0] = NO_ROW
     boxes[0] = 0
-    for row in range(ROWS):
-        for white in range(2):
-            if white == 1 and dice[1] == dice[0]:
-                continue
-            box = box_of(row, dice[white] + dice[2 + row])
-            if can_mark(sheet, closed, row, box):
-                rows[count] = row
-                boxes[count] = box
-                count += 1
+    count = 1 + second_marks(sheet, closed, dice, rows + 1, boxes + 1)
     if strategy == RANDOM:
         best = random_below(stream, count)
     elif strategy == MAX_SCORE:
@@ -469,7 +477,7 @@ cdef double learned_logit(const RaceModel* race, const double* learned, const Sh
     cdef double chance = win_chance(own, &other, 1, race), total
     cdef int own_codes[ROWS]
     cdef int their_codes[ROWS]
-    cdef int row, low, high, k = 0, shut = 1 if closed else 0
+    cdef int row, low, k = 0, shut = 1 if closed else 0
     mean[0] = own.mean
     chance = min(max(chance, SURE_CHANCE), 1.0 - SURE_CHANCE)
     race_logit[0] = log(chance / (1.0 - chance))
@@ -599,23 +607,21 @@ cdef int judged_passive(const Judge* judge, const Sheet* sheets, int players, in
 cdef int judged_second(const Judge* judge, const Sheet* sheets, int players, int me,
                        int closed, const int* dice, bint marked_first,
                        int* chosen_box) noexcept nogil:
-    cdef int row, white, box, best = NO_ROW, best_box = 0
+    cdef int rows[2 * ROWS]
+    cdef int boxes[2 * ROWS]
+    cdef int i, count, best = NO_ROW, best_box = 0
     cdef double chance, mean, best_chance, best_mean
     cdef Sheet after = sheets[me]
     if not marked_first:
         after.penalties += 1
     best_chance = choice_value(judge, sheets, players, me, &after, closed, &best_mean)
-    for row in range(ROWS):
-        for white in range(2):
-            if white == 1 and dice[1] == dice[0]:
-                continue
-            box = box_of(row, dice[white] + dice[2 + row])
-            if can_mark(&sheets[me], closed, row, box):
-                after = sheets[me]
-                chance = choice_value(judge, sheets, players, me, &after,
-                                      mark(&after, closed, row, box), &mean)
-                if better(chance, mean, best_chance, best_mean):
-                    best, best_box, best_chance, best_mean = row, box, chance, mean
+    count = second_marks(&sheets[me], closed, dice, rows, boxes)
+    for i in range(count):
+        after = sheets[me]
+        chance = choice_value(judge, sheets, players, me, &after,
+                              mark(&after, closed, rows[i], boxes[i]), &mean)
+        if better(chance, mean, best_chance, best_mean):
+            best, best_box, best_chance, best_mean = rows[i], boxes[i], chance, mean
     chosen_box[0] = best_box
     return best
 
@@ -810,24 +816,19 @@ cdef int second_rates(const Seats* seats, const Table* table, const int* dice, b
     """The active player's action-2 choices once action 1 is resolved (none first: a penalty
     when action 1 marked nothing; then per row the first white die's sum before the second's),
     each rated at the next turn's start like lookahead_rates. Returns their number."""
-    cdef int active = table.active, count = 0, row, white, box, i
+    cdef int active = table.active, count, i
+    cdef int rows[1 + 2 * ROWS]
+    cdef int boxes[1 + 2 * ROWS]
     cdef Table after
     cdef bint over
-    options[0].second = NO_ROW
-    options[0].second_box = 0
-    count = 1
-    for row in range(ROWS):
-        for white in range(2):
-            if white == 1 and dice[1] == dice[0]:
-                continue
-            box = box_of(row, dice[white] + dice[2 + row])
-            if can_mark(&table.sheets[active], table.closed, row, box):
-                options[count].second = row
-                options[count].second_box = box
-                count += 1
+    rows[0] = NO_ROW
+    boxes[0] = 0
+    count = 1 + second_marks(&table.sheets[active], table.closed, dice, rows + 1, boxes + 1)
     for i in range(count):
         options[i].first = NO_ROW
         options[i].first_box = 0
+        options[i].second = rows[i]
+        options[i].second_box = boxes[i]
         after = table[0]
         if options[i].second >= 0:
             after.closed = mark(&after.sheets[active], after.closed, options[i].second,

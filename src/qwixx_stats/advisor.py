@@ -23,7 +23,7 @@ from .winning import (Estimate, RatedOption, rate_active, rate_passive, rate_sec
 class Advice:
     """One choice with what it is worth: ranked by `win_chance` (best first)."""
     option: Option               # (action 1 row or None, (row, number) or None)
-    win_chance: float            # race estimate of finishing first
+    win_chance: float            # the judge's estimate of finishing first
     race_expected_score: float   # this player's expected final score in the race model
     expected_score: float        # the single-player optimum's expected final score
 
@@ -62,7 +62,8 @@ class Advisor:
     def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
         """The active player's plans (action 1 and action 2 together)."""
         if self.strategy == "lookahead":
-            return self._advice(rate_lookahead(self.race, self.learned, sheets, seat, dice, seat))
+            return self._advice(rate_lookahead(self.race, self.learned, sheets, seat, dice,
+                                               seat))
         return self._advice(rate_active(self.race, sheets, seat, dice))
 
     def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,

@@ -188,7 +188,8 @@ def command_simulate(args: argparse.Namespace) -> None:
             raise QwixxError(f"--games: at most {MAX_GAMES:,} with seat rotation for "
                              f"{args.players} players")
     values = load_values(args) if any(s.name == "max-score" for s in strategies) else None
-    race = (load_race(args, args.players) if any(s.name == "win" for s in strategies)
+    race = (load_race(args, args.players)
+            if any(s.name in ("win", "lookahead") for s in strategies)
             and args.players > 1 else None)
     bar = Progress(games, "games")
     try:
