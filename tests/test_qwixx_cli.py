@@ -171,6 +171,16 @@ def test_advise_judged_by_lookahead(run, qwixx_table_dir):
     assert status == 2 and "--judge" in err
 
 
+def test_track_takes_the_judge(qwixx_table_dir):
+    from qwixx_stats.cli import build_parser, load_advisor
+
+    for argv, judge in [([], "win"), (["--judge", "lookahead"], "lookahead")]:
+        args = build_parser().parse_args(["track", "--players", "2", "--me", "1", "--dir",
+                                          str(qwixx_table_dir), *argv])
+        advisor = load_advisor(args)(2, 5)
+        assert advisor.strategy == judge and (advisor.learned is None) == (judge == "win")
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["value", "--sheet", "red:5,3"], "not in row order"),
     (["value", "--sheet", "red:2,3,12 closed:red"], "locking needs 5"),
