@@ -108,6 +108,14 @@ def test_the_empty_sheet_is_worth_the_published_optimum(client):
       "--rollouts", "200", "--seed", "7"]),
     ({"sheet": SHEET, "dice": DICE, "opponents": OPPONENT},      # the defaults: 1,000, seed 0
      ["--sheet", SHEET, "--dice", DICE, "--opponents", OPPONENT]),
+    ({"sheet": SHEET, "dice": DICE, "opponents": OPPONENT, "rollouts": "0",
+      "judge": "lookahead"},
+     ["--sheet", SHEET, "--dice", DICE, "--opponents", OPPONENT, "--rollouts", "0", "--judge",
+      "lookahead"]),
+    ({"sheet": SHEET, "dice": DICE, "opponents": OPPONENT, "passive": "1", "roller": "1",
+      "rollouts": "0", "judge": "lookahead"},
+     ["--sheet", SHEET, "--dice", DICE, "--opponents", OPPONENT, "--passive", "--roller", "1",
+      "--rollouts", "0", "--judge", "lookahead"]),
 ])
 def test_advise_is_the_command_lines(client, qwixx_dir, capsys, parameters, argv):
     answer = get(client, "advise", **parameters)
@@ -143,6 +151,8 @@ def test_advise_with_opponents_ranks_by_the_chance_of_winning(client):
      ["--sheet", SHEET, "--dice", DICE, "--opponents", ";".join(["red:"] * 8)]),
     ("advise", {"sheet": SHEET, "dice": DICE, "rollouts": "-1"},
      ["--sheet", SHEET, "--dice", DICE, "--rollouts", "-1"]),
+    ("advise", {"sheet": SHEET, "dice": DICE, "opponents": OPPONENT, "judge": "oracle"},
+     ["--sheet", SHEET, "--dice", DICE, "--opponents", OPPONENT, "--judge", "oracle"]),
 ])
 def test_refusals_are_the_command_lines(client, qwixx_dir, capsys, endpoint, parameters, argv):
     answer = get(client, endpoint, **parameters)

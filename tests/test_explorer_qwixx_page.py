@@ -120,6 +120,29 @@ def test_the_advice_form_ranks_every_option_as_the_command_line(server, browser)
     assert page_errors(browser) == []
 
 
+def test_the_lookahead_model_ranks_the_advice(server, browser):
+    open_page(browser, server)
+    browser.find_element(By.ID, "advice-sheet-0").send_keys(SHEET)
+    browser.find_element(By.ID, "advice-sheet-1").send_keys(OPPONENT)
+    set_dice(browser, "advice", "3,4,6,1,2,5")
+    Select(browser.find_element(By.ID, "advice-judge")).select_by_value("lookahead")
+    browser.find_element(By.ID, "advise").click()
+    wait(browser, lambda b: b.find_element(By.ID, "advice").get_attribute("data-rollouts")
+         == "1000", 180)
+    query = urllib.parse.urlencode({"sheet": SHEET, "dice": "3,4,6,1,2,5", "rollouts": "0",
+                                    "opponents": OPPONENT, "lock_after": "5",
+                                    "judge": "lookahead"})
+    status, _, body = get(f"{server}/api/v1/qwixx/advise?{query}", timeout=180)
+    model = {option_text(entry, [3, 4]): entry["win_chance"]
+             for entry in json.loads(body)["options"]}
+    shown = browser.find_elements(By.CSS_SELECTOR, "#advice li")
+    assert status == 200 and len(shown) == len(model) > 2
+    for item in shown:
+        option = item.find_element(By.CSS_SELECTOR, ".option").text
+        assert f"model {100 * model[option]:.1f}%" in item.text
+    assert page_errors(browser) == []
+
+
 def test_the_tracker_refuses_an_illegal_mark_plays_a_turn_and_takes_it_back(server, browser):
     open_page(browser, server)
     assert text_of(browser, "track-status").startswith("Turn 1: player 1 (you) rolls")

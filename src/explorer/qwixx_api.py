@@ -47,8 +47,9 @@ ROLLER = Parameter("roller", "--roller")
 LOCK_AFTER = Parameter("lock_after", "--lock-after")
 ROLLOUTS = Parameter("rollouts", "--rollouts")     # beyond SPEC: the command line's options,
 SEED = Parameter("seed", "--seed")                 # so that a page can ask for the model first
+JUDGE = Parameter("judge", "--judge")              # and choose it
 VALUE = (SHEET, LOCK_AFTER)
-ADVISE = (SHEET, DICE, OPPONENTS, PASSIVE, ROLLER, LOCK_AFTER, ROLLOUTS, SEED)
+ADVISE = (SHEET, DICE, OPPONENTS, PASSIVE, ROLLER, LOCK_AFTER, ROLLOUTS, SEED, JUDGE)
 MAX_ROLLOUTS = 1000              # per option on this server (the command line's default)
 MAX_TRACK_BYTES = 1_100_000      # a save file (at most 1 MB) and a turn
 SAVE_NAME = "sent by the page"   # the save file's name in the tracker's messages
@@ -64,6 +65,7 @@ class QwixxTables:
         self.directory = directory
         self._values: dict[int, ExpectedValues] = {}
         self._races: dict[tuple[int, int], RaceTable] = {}
+        self._advisors: dict[tuple[int, int, str], Advisor] = {}
         self._lock = threading.Lock()    # one load at a time: the others wait for it
 
     def folder(self) -> Any:
@@ -79,14 +81,16 @@ class QwixxTables:
                                                                lock_after=lock_after)
             return self._values[lock_after]
 
-    def advisor(self, players: int, lock_after: int) -> Advisor:
+    def advisor(self, players: int, lock_after: int, judge: str = "win") -> Advisor:
         values = self.values(lock_after)
         with self._lock:
             key = (players, lock_after)
             if key not in self._races:
                 self._races[key] = RaceTable.load(self.folder(), players=players,
                                                   lock_after=lock_after)
-            return Advisor(self._races[key], values)
+            if key + (judge,) not in self._advisors:     # lookahead reads its learned value
+                self._advisors[key + (judge,)] = Advisor(self._races[key], values, judge)
+            return self._advisors[key + (judge,)]
 
 
 class QwixxService:
@@ -139,7 +143,7 @@ class QwixxService:
                 sheet, dice, self.tables.values(args.lock_after), args.passive))
         players = len(opponents) + 1
         return await self.on_slot(request, lambda: answers.advise_to_win_answer(
-            sheet, dice, opponents, self.tables.advisor(players, args.lock_after),
+            sheet, dice, opponents, self.tables.advisor(players, args.lock_after, args.judge),
             args.passive, args.roller, args.rollouts, args.seed))
 
     # -- the page's tracker ----------------------------------------------------------------

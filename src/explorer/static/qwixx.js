@@ -117,7 +117,10 @@ async function adviseNow(event) {
   const roller = Number($("advice-roller").value);
   const query = new URLSearchParams({sheet: sheets[0], dice: advice.dice.adviseText(),
                                      lock_after: $("advice-lock").value});
-  if (players > 1) query.set("opponents", sheets.slice(1).join(";"));
+  if (players > 1) {
+    query.set("opponents", sheets.slice(1).join(";"));
+    query.set("judge", $("advice-judge").value);
+  }
   if (roller > 0) { query.set("passive", "1"); query.set("roller", String(roller)); }
   $("advice-error").textContent = "";
   $("advice").replaceChildren();
@@ -156,6 +159,10 @@ function showAdvice(answer) {
     ? `Best first by the chance of winning measured in ${answer.rollouts.toLocaleString("en")} games ` +
       "played on per option (everyone playing the \u201cwin\u201d strategy), \u00b1 its standard " +
       "error; the race model's estimate and the single-player optimum's expected final score beside."
+    : $("advice-judge").value === "lookahead"
+    ? "Best first by the lookahead model's chance of winning (each option played to the end of " +
+      "the turn, then a value learned in self-play); the single-player optimum's expected " +
+      "final score beside."
     : "Best first by the race model's chance of winning; the single-player optimum's expected " +
       "final score beside.";
   $("advice").dataset.rollouts = versus ? String(answer.rollouts) : "solo";
