@@ -61,7 +61,7 @@ from .game import (Game, Option, Player, SecondMark, active_options, colour_mark
                    white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
 from .rules import MARKS_TO_LOCK
-from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, closed_rows
+from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, closed_rows, is_whole
 from .solitaire import row_state
 from .winning import (PlannedPlayer, RatedOption, WinPlayer, check_table, sheet_arrays,
                       win_value)
@@ -296,7 +296,7 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
     and expected_score the race mean; `sheet` is the player's sheet after its own marks."""
     table, seat = check_table(sheets, seat, race)
     learned = check_learned(learned, len(table))
-    if not isinstance(active, int) or not 0 <= active < len(table):
+    if not is_whole(active) or not 0 <= active < len(table):
         raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
     if marked_first is not None and (seat != active or not isinstance(marked_first, bool)):
         raise GameError("action 2 is the active player's, after action 1 marked (True) or "
