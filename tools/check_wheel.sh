@@ -67,7 +67,8 @@ echo "sdist: $(basename "$sdist"), $(wc -l < "$work/sdist.txt") files"
 echo "wheel: $(basename "$wheel")"
 for needed in src/quixo_solver/_rules.pyx src/quixo_solver/_rules.pxd src/quixo_solver/_rules.pyi \
               src/quixo_solver/_portable.pxd src/quixo_solver/py.typed src/qwixx_stats/py.typed \
-              src/solverkit/py.typed setup.py pyproject.toml README.md tests/conftest.py; do
+              src/solverkit/py.typed src/qwixx_stats/data/lookahead-2p-lock5-v1.qlv \
+              setup.py pyproject.toml README.md tests/conftest.py; do
     grep -qx "[^/]*/$needed" "$work/sdist.txt" || fail "the sdist lacks $needed"
 done
 if grep -q '\.c$' "$work/sdist.txt"; then fail "the sdist ships generated .c files"; fi
@@ -126,6 +127,8 @@ case "$location" in
 esac
 "$user/quixo" --version
 "$user/qwixx" --version
+"$user/python" -c "from qwixx_stats.lookahead import LearnedValue; LearnedValue.load()" \
+    || fail "the wheel lacks the learned value of the lookahead strategy"
 "${one_core[@]}" "$user/quixo" solve --size 4
 "${one_core[@]}" "$user/quixo" solve --size 4 --json | tee "$work/solve.json"
 "$user/python" -c "import json, sys; answer = json.load(open(sys.argv[1]))
