@@ -19,8 +19,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
-
 from qwixx_stats import _simulate
 from qwixx_stats.lookahead import LearnedValue
 from qwixx_stats.race import RaceTable

@@ -143,8 +143,8 @@ cdef inline double sheet_value(const double* future, const Sheet* sheet, int clo
 
 
 # -- options (game.active_options) --------------------------------------------------------
-cdef int second_marks(const Sheet* sheet, int closed, const int* dice, int* rows,
-                      int* boxes) noexcept nogil:
+cdef inline int second_marks(const Sheet* sheet, int closed, const int* dice, int* rows,
+                             int* boxes) noexcept nogil:
     """The marks action 2 can make on `sheet` (game.colour_marks): per row, in row order, a
     white die plus that row's die, the first white die's before the second's (equal white
     dice once); returns their number."""
@@ -655,8 +655,8 @@ cdef inline Judge judge_of(const Seats* seats, int seat) noexcept nogil:
     return judge
 
 
-cdef int first_choice(const Seats* seats, const Table* table, int seat,
-                      const int* dice, uint64_t* stream) noexcept nogil:
+cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
+                             const int* dice, uint64_t* stream) noexcept nogil:
     """A player's action 1 (the active one's from its whole plan): a row or NO_ROW."""
     cdef Option plan
     cdef int strategy = seats.strategies[seat]
@@ -677,9 +677,9 @@ cdef int first_choice(const Seats* seats, const Table* table, int seat,
                           seats.future, stream)
 
 
-cdef bint play_turn(const Seats* seats, Table* table, const int* dice,
-                    uint64_t* stream, int forced_seat, int forced_first,
-                    int forced_second, int forced_box) noexcept nogil:
+cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
+                           uint64_t* stream, int forced_seat, int forced_first,
+                           int forced_second, int forced_box) noexcept nogil:
     """One turn on `dice`; returns whether the game is over. The player at `forced_seat` (-1:
     nobody) plays `forced_first` in action 1 and, when active, `forced_second` / `forced_box`
     in action 2 if that mark is still legal once action 1 is resolved (its strategy decides
@@ -1171,9 +1171,9 @@ def rate_lookahead(int lock_after, int[:, ::1] last, int[:, ::1] marks, int[:, :
     cdef double rated[MAX_OPTIONS]
     cdef double race_means[MAX_OPTIONS]
     import numpy
-    strategies = numpy.full(max(players, 1), LOOKAHEAD, dtype=numpy.intc)
     _read_table(&table, players, lock_after, last, marks, locked, penalties, closed, active,
                 dice, turn_dice)
+    strategies = numpy.full(players, LOOKAHEAD, dtype=numpy.intc)
     if not 0 <= seat < players or not -1 <= marked_first <= 1:
         raise ValueError("seat or marked_first out of range")
     if marked_first >= 0 and seat != active:

@@ -302,8 +302,7 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         raise GameError("action 2 is the active player's, after action 1 marked (True) or "
                         "not (False)")
     dice = Dice.parse(dice)
-    last, marks, locked, penalties = sheet_arrays(table)
-    closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in table[seat].closed)
+    last, marks, locked, penalties, closed = sheet_arrays(table)
     options = np.zeros((_simulate.MAX_CHOICES, 4), dtype=np.intc)
     values = np.zeros(_simulate.MAX_CHOICES)
     means = np.zeros(_simulate.MAX_CHOICES)
@@ -312,19 +311,21 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         np.array(dice, dtype=np.intc), seat, -1 if marked_first is None else int(marked_first),
         options, values, means, learned=None if learned is None else learned.weights,
         **race.kernel_arrays())
-    mine = table[seat]
+    # no mark at all costs a penalty: in action 1 the active player's, in action 2 when
+    # action 1 marked nothing
+    penalised = seat == active if marked_first is None else not marked_first
     rated = []
     for i in range(count):
         first, _, second_row, second_box = (int(x) for x in options[i])
+        colour = None if first < 0 else COLOURS[first]
         second = (None if second_row < 0
                   else (COLOURS[second_row], ROW_NUMBERS[COLOURS[second_row]][second_box]))
-        colour = None if first < 0 else COLOURS[first]
-        after = mine
+        after = table[seat]
         if colour is not None:
             after = after.mark(colour, dice.white_sum)
         if second is not None:
             after = after.mark(*second)
-        elif colour is None and (seat == active if marked_first is None else not marked_first):
+        elif colour is None and penalised:
             after = after.add_penalty()
         rated.append(RatedOption((colour, second), float(values[i]), float(means[i]), after))
     return rated

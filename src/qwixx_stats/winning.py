@@ -185,9 +185,10 @@ class Estimate:
 
 
 def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                   np.ndarray]:
-    """The kernel's view of the sheets: last box, marked numbers and locked flag per row
-    (players x 4), and the penalties."""
+                                                   np.ndarray, int]:
+    """The kernel's view of the sheets of a table: last box, marked numbers and locked flag
+    per row (players x 4), the penalties, and the rows closed by anyone as a mask (bit i:
+    COLOURS[i])."""
     last = np.full((len(sheets), 4), -1, dtype=np.intc)
     marks = np.zeros((len(sheets), 4), dtype=np.intc)
     locked = np.zeros((len(sheets), 4), dtype=np.intc)
@@ -199,7 +200,9 @@ def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.nd
                 marks[i, row] = len(numbers)
                 locked[i, row] = sheet.is_locked(colour)
     penalties = np.array([sheet.penalties for sheet in sheets], dtype=np.intc)
-    return last, marks, locked, penalties
+    shut = closed_rows(sheets)
+    closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in shut)
+    return last, marks, locked, penalties, closed
 
 
 def check_rollouts(rollouts: object, seed: object) -> None:
@@ -234,10 +237,9 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
         if problem is not None:
             raise GameError(problem)
         row, box = COLOURS.index(colour), position(colour, number)
-    closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in table[seat].closed)
     codes = np.full(len(table), _simulate.STRATEGY_CODES["win"], dtype=np.intc)
     shares = np.zeros(rollouts, dtype=np.float64)
-    last, marks, locked, penalties = sheet_arrays(table)
+    last, marks, locked, penalties, closed = sheet_arrays(table)
     _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
                        race.lock_after, last, marks, locked, penalties, closed, active,
                        np.array(dice, dtype=np.intc), seat,
