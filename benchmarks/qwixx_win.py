@@ -4,7 +4,8 @@ its speed.
     python benchmarks/qwixx_win.py --games 20000 --seed 1
     python benchmarks/qwixx_win.py --player lookahead --games 20000 --seed 1
 
-Measuring seeds: --seed (1 by default; always below 1000). The heuristics were tuned on seeds
+Measuring seeds: --seed (1 by default; always below 1000). `qwixxer-ga` plays the weights its
+own program published (nothing was tuned here). The heuristics were tuned on seeds
 1000-1999 (qwixx_tune_heuristics.py) and the race model's correlation chosen on seed 2000
 (qwixx_tune_win.py), and lookahead's value learned in self-play on seed 3000
 (qwixx_train_lookahead.py), so no game measured here was played while tuning.
@@ -12,8 +13,9 @@ Measuring seeds: --seed (1 by default; always below 1000). The heuristics were t
 Every series rotates the seats (each strategy plays each seat equally often). `--player` is
 the strategy measured (win by default; "win" below). Prints, and writes to
 benchmarks/results/qwixx-PLAYER.json (--out):
-- two players, `win` against every other strategy (for lookahead, `win` too; the outside
-  heuristics `scored` and `weighted`, max-score, greedy, cautious:0 .. cautious:3): win rate
+- two players, `win` against every other strategy (for lookahead, `win` too; the public
+  qwixxer bot's champion `qwixxer-ga`, the outside heuristics `scored` and `weighted`,
+  max-score, greedy, cautious:0 .. cautious:3): win rate
   of `win` with its 95% interval, overall and by seat, mean scores, mean turns, games/s of
   the kernel;
 - mixed tables of three, four and five players: every strategy's win rate with its interval,
@@ -38,12 +40,13 @@ from qwixx_stats.solitaire import ExpectedValues
 from qwixx_stats.strategies import SplitMix64
 from qwixx_stats.advisor import Advisor
 
-OPPONENTS = ["scored", "weighted", "max-score", "greedy", "cautious:0", "cautious:1",
-             "cautious:2", "cautious:3"]
-MIXED = ["win,scored,weighted", "win,max-score,cautious:2",
-         "win,scored,weighted,cautious:2", "win,max-score,cautious:2,cautious:3",
-         "win,greedy,cautious:1,random",
-         "win,scored,weighted,cautious:2,max-score", "win,greedy,cautious:1,cautious:3,random"]
+OPPONENTS = ["qwixxer-ga", "scored", "weighted", "max-score", "greedy", "cautious:0",
+             "cautious:1", "cautious:2", "cautious:3"]
+MIXED = ["win,scored,weighted", "win,qwixxer-ga,scored", "win,max-score,cautious:2",
+         "win,scored,weighted,cautious:2", "win,qwixxer-ga,scored,weighted",
+         "win,max-score,cautious:2,cautious:3", "win,greedy,cautious:1,random",
+         "win,scored,weighted,cautious:2,max-score", "win,qwixxer-ga,scored,weighted,cautious:2",
+         "win,greedy,cautious:1,cautious:3,random"]
 
 
 def by_seat(result, entry=0):

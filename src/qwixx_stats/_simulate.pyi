@@ -8,6 +8,7 @@ ENDINGS: dict[str, int]
 RULES: dict[str, int | tuple[int, int]]
 HEURISTIC_WEIGHT_COUNT: int
 ENDING_VALUE: float
+QWIXXER_WEIGHTS: tuple[float, float, float, float]
 LEARNED_WEIGHT_COUNT: int
 LEARNED_FEATURE_COUNT: int
 LEARNED_SURE_CHANCE: float

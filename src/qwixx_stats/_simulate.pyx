@@ -15,6 +15,9 @@ _race.pxd on the sheets of every player, after the option. The two heuristics fr
 project's family, `weighted` and `scored` (their method and sources: heuristics.py), rate each
 option the same way (the sheet before and after it, and the exact result of a choice that ends
 the game) with a weighted formula instead: one decision routine serves all three (a `Judge`).
+`qwixxer-ga`, a public bot's champion (its method and source: qwixxer.py), has routines of its
+own (champion_*): as in its program, the active champion decides its whole turn at once, and
+play_turn hands that plan to finish_turn, which keeps its action 2 while it is legal.
 
 The `lookahead` strategy (its method and the learned value's features: lookahead.py) plays
 each of its choices to the end of the turn, everyone else answering as `win` would, and rates
@@ -28,8 +31,8 @@ from libc.stdint cimport uint64_t
 
 from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
 from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
-from ._rules cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES, compiled_rules,
-                      game_ends, is_lock_rule)
+from ._rules cimport (CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS, PENALTY_STATES,
+                      compiled_rules, game_ends, is_lock_rule)
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
@@ -45,6 +48,8 @@ cdef enum:
     WEIGHTED = 5
     SCORED = 6
     LOOKAHEAD = 7
+    QWIXXER = 8
+    STRATEGIES = 9           # the number of strategy codes above
     HEURISTIC_WEIGHTS = 8    # weights of one heuristic player (heuristics.py)
     ENDING_POINTS = 1000     # heuristics.ENDING_VALUE: a game-ending choice, won (+) or lost (-)
     ENDED_BY_LOCKS = 1
@@ -52,7 +57,7 @@ cdef enum:
 
 STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
                   "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED,
-                  "lookahead": LOOKAHEAD}
+                  "lookahead": LOOKAHEAD, "qwixxer-ga": QWIXXER}
 HEURISTIC_WEIGHT_COUNT = HEURISTIC_WEIGHTS
 ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
@@ -626,6 +631,279 @@ cdef int judged_second(const Judge* judge, const Sheet* sheets, int players, int
     return best
 
 
+# -- qwixxer-ga: the champion of the public qwixxer bot (qwixxer.py, the twin) -------------
+cdef double CHAMPION_CHANCES = 0.49085229701342714      # qwixxer.CHAMPION_WEIGHTS, in order
+cdef double CHAMPION_PENALTIES = -0.8692448091076695
+cdef double CHAMPION_CONCENTRATION = 0.01846237488088304
+cdef double CHAMPION_BLANKS = -0.056005580702027866
+QWIXXER_WEIGHTS = (CHAMPION_CHANCES, CHAMPION_PENALTIES, CHAMPION_CONCENTRATION,
+                   CHAMPION_BLANKS)
+
+
+cdef inline double champion_instinct(const Sheet* sheet, int closed) noexcept nogil:
+    """qwixxer.instinct: the champion's value of a sheet, `closed` the rows closed with it."""
+    cdef double chances = 0.0, concentration = 0.0, blanks = 0.0, total
+    cdef int row, next_box
+    for row in range(ROWS):
+        total = sheet.marks[row] + sheet.locked[row]
+        concentration += total * total
+        if closed & (1 << row):
+            continue
+        next_box = sheet.last[row] + 1
+        chances += sum_ways(next_box) / 36.0 * (total + 1.0)
+        blanks += next_box - sheet.marks[row]
+    return (chances * CHAMPION_CHANCES + sheet.penalties * CHAMPION_PENALTIES
+            + concentration * CHAMPION_CONCENTRATION + blanks * CHAMPION_BLANKS)
+
+
+cdef inline bint champion_dominates(const Sheet* better, int better_closed, const Sheet* worse,
+                                    int worse_closed) noexcept nogil:
+    """qwixxer.dominates: no row with fewer marks or a later next box, and one better."""
+    cdef bint strict = False, better_open, worse_open
+    cdef int row
+    for row in range(ROWS):
+        if better.marks[row] + better.locked[row] < worse.marks[row] + worse.locked[row]:
+            return False
+        better_open = not (better_closed & (1 << row))
+        worse_open = not (worse_closed & (1 << row))
+        if better_open != worse_open:
+            return False
+        if better_open:
+            if better.last[row] > worse.last[row]:
+                return False
+            if better.last[row] < worse.last[row]:
+                strict = True
+        if better.marks[row] + better.locked[row] > worse.marks[row] + worse.locked[row]:
+            strict = True
+    return strict
+
+
+cdef inline int single_mark(const Option* option, int* box) noexcept nogil:
+    """The row of an option's one mark (box[0] its box), or NO_ROW unless it has exactly one."""
+    if option.first >= 0 and option.second < 0:
+        box[0] = option.first_box
+        return option.first
+    if option.first < 0 and option.second >= 0:
+        box[0] = option.second_box
+        return option.second
+    return NO_ROW
+
+
+cdef inline int best_other_score(const Sheet* sheets, int players, int me) noexcept nogil:
+    cdef int j, best = -1000000
+    for j in range(players):
+        if j != me and score(&sheets[j]) > best:
+            best = score(&sheets[j])
+    return best
+
+
+cdef inline bint good_lock(int closed, int closed_after, int after_score,
+                          int best_other) noexcept nogil:
+    """qwixxer.good_lock: a new lock that does not end the game unless it leads."""
+    return closed_count(closed_after) > closed_count(closed) and (
+        closed_count(closed_after) < CLOSED_ROWS_TO_END or after_score > best_other)
+
+
+cdef int champion_pick(const Sheet* before, int closed, int best_other, const Option* options,
+                       int count, bint nothing_is_penalty) noexcept nogil:
+    """qwixxer.pick: the champion's choice among `options` (options[0] marks nothing: a
+    penalty when `nothing_is_penalty`), after its meta-rules; returns its index."""
+    cdef Sheet afters[MAX_OPTIONS]
+    cdef int closeds[MAX_OPTIONS]
+    cdef bint alive[MAX_OPTIONS]
+    cdef bint kept[MAX_OPTIONS]
+    cdef int rows[MAX_OPTIONS]
+    cdef int boxes[MAX_OPTIONS]
+    cdef int i, j, best = -1
+    cdef double value, best_value = 0.0
+    for i in range(count):
+        afters[i] = before[0]
+        alive[i] = True
+        if i == 0:
+            closeds[i] = closed
+            if nothing_is_penalty:
+                afters[i].penalties += 1
+        else:
+            closeds[i] = apply_option(&afters[i], closed, &options[i])
+    # a fourth penalty: taken to end a game it leads, else avoided when anything else is legal
+    if nothing_is_penalty and before.penalties == PENALTIES_TO_END - 1:
+        if score(before) - PENALTY_POINTS > best_other:
+            return 0
+        if count > 1:
+            alive[0] = False
+    # a lock: the one of the highest score, unless it ends a game it does not lead
+    for i in range(1, count):
+        if good_lock(closed, closeds[i], score(&afters[i]), best_other):
+            if best < 0 or score(&afters[i]) >= score(&afters[best]):
+                best = i
+    if best >= 0:
+        return best
+    for i in range(1, count):
+        if (closed_count(closeds[i]) > closed_count(closed)
+                and closed_count(closeds[i]) >= CLOSED_ROWS_TO_END
+                and score(&afters[i]) < best_other):
+            alive[i] = False
+    # pruning: a choice whose sheet another choice's dominates, then a single mark that one
+    # in another row with more marks equals (same box, same skip)
+    for i in range(1, count):
+        kept[i] = alive[i]
+        if not alive[i]:
+            continue
+        for j in range(1, count):
+            if j != i and alive[j] and champion_dominates(&afters[j], closeds[j], &afters[i],
+                                                          closeds[i]):
+                kept[i] = False
+                break
+    for i in range(1, count):
+        rows[i] = single_mark(&options[i], &boxes[i]) if kept[i] else NO_ROW
+    for i in range(1, count):
+        if rows[i] < 0:
+            continue
+        for j in range(1, count):
+            if (rows[j] >= 0 and rows[j] != rows[i] and boxes[j] == boxes[i]
+                    and before.last[rows[j]] == before.last[rows[i]]
+                    and before.marks[rows[j]] > before.marks[rows[i]]):
+                kept[i] = False
+                break
+    kept[0] = alive[0]
+    # the highest instinct; nothing comes last, and a tie goes to the later choice
+    best = -1
+    for j in range(1, count + 1):
+        i = j % count
+        if not kept[i]:
+            continue
+        value = champion_instinct(&afters[i], closeds[i])
+        if best < 0 or value >= best_value:
+            best, best_value = i, value
+    return best if best >= 0 else 0
+
+
+cdef inline bint listed(const Option* options, int count, const Option* option) noexcept nogil:
+    """Whether `option` is among the first `count` options; a single mark equals the single
+    mark of the same box, whichever action makes it (one move in the champion's program)."""
+    cdef int i, row, box, other_box
+    row = single_mark(option, &box)
+    for i in range(count):
+        if row >= 0:
+            if single_mark(&options[i], &other_box) == row and other_box == box:
+                return True
+        elif (options[i].first == option.first and options[i].first_box == option.first_box
+              and options[i].second == option.second
+              and options[i].second_box == option.second_box):
+            return True
+    return False
+
+
+cdef inline int add_new(Option* options, int count, int first, int first_box, int second,
+                        int second_box) noexcept nogil:
+    """Append the option unless it is listed; returns the new count."""
+    options[count].first, options[count].first_box = first, first_box
+    options[count].second, options[count].second_box = second, second_box
+    return count if listed(options, count, &options[count]) else count + 1
+
+
+cdef int champion_options(const Sheet* sheet, int closed, const int* dice,
+                          Option* options) noexcept nogil:
+    """qwixxer.champion_options: the active champion's choices in its program's order."""
+    cdef int colour_rows[2 * ROWS]
+    cdef int colour_boxes[2 * ROWS]
+    cdef int white_box[ROWS]
+    cdef int after_closed[ROWS]
+    cdef Sheet afters[ROWS]
+    cdef int count = 1, colours = 0, row, white, box, i, total = dice[0] + dice[1]
+    options[0].first, options[0].first_box, options[0].second, options[0].second_box = (
+        NO_ROW, 0, NO_ROW, 0)
+    for row in range(ROWS):           # colour marks before the turn; a repeat kept for pairs
+        for white in range(2):
+            box = box_of(row, dice[white] + dice[2 + row])
+            if can_mark(sheet, closed, row, box):
+                colour_rows[colours], colour_boxes[colours] = row, box
+                colours += 1
+    for row in range(ROWS):           # single marks
+        white_box[row] = box_of(row, total)
+        if can_mark(sheet, closed, row, white_box[row]):
+            count = add_new(options, count, row, white_box[row], NO_ROW, 0)
+            afters[row] = sheet[0]
+            after_closed[row] = mark(&afters[row], closed, row, white_box[row])
+        else:
+            white_box[row] = -1
+    for i in range(colours):
+        count = add_new(options, count, NO_ROW, 0, colour_rows[i], colour_boxes[i])
+    for row in range(ROWS):           # a white sum that does not end the game, and a colour mark
+        if white_box[row] < 0 or game_ends(afters[row].penalties, closed_count(after_closed[row])):
+            white_box[row] = -1
+            continue
+        for i in range(colours):
+            if colour_rows[i] != row:
+                count = add_new(options, count, row, white_box[row], colour_rows[i],
+                                colour_boxes[i])
+    for row in range(ROWS):           # ... both in one row
+        if white_box[row] < 0:
+            continue
+        for white in range(2):
+            box = box_of(row, dice[white] + dice[2 + row])
+            if can_mark(&afters[row], after_closed[row], row, box):
+                count = add_new(options, count, row, white_box[row], row, box)
+    return count
+
+
+cdef void champion_active(const Sheet* sheets, int players, int me, int closed,
+                          const int* dice, Option* chosen) noexcept nogil:
+    """The champion's whole turn (its plan) as the active player."""
+    cdef Option options[MAX_OPTIONS + 1]
+    cdef int count = champion_options(&sheets[me], closed, dice, options)
+    chosen[0] = options[champion_pick(&sheets[me], closed,
+                                      best_other_score(sheets, players, me), options, count,
+                                      True)]
+
+
+cdef int champion_passive(const Sheet* sheets, int players, int me, int closed,
+                          const int* dice) noexcept nogil:
+    """The champion's white sum when not active: a lock that does not end a game it trails,
+    else the highest instinct (no mark last, a tie to the later)."""
+    cdef int row, box, best = NO_ROW, lock = NO_ROW, lock_score = 0, closed_after
+    cdef int best_other = best_other_score(sheets, players, me), total = dice[0] + dice[1]
+    cdef double value, best_value = 0.0
+    cdef bint found = False
+    cdef Sheet after
+    for row in range(ROWS):
+        box = box_of(row, total)
+        if not can_mark(&sheets[me], closed, row, box):
+            continue
+        after = sheets[me]
+        closed_after = mark(&after, closed, row, box)
+        if good_lock(closed, closed_after, score(&after), best_other):
+            if lock < 0 or score(&after) >= lock_score:
+                lock, lock_score = row, score(&after)
+        value = champion_instinct(&after, closed_after)
+        if not found or value >= best_value:
+            best, best_value, found = row, value, True
+    if lock >= 0:
+        return lock
+    if not found or champion_instinct(&sheets[me], closed) >= best_value:
+        return NO_ROW
+    return best
+
+
+cdef int champion_second(const Sheet* sheets, int players, int me, int closed,
+                         const int* dice, bint marked_first, int* chosen_box) noexcept nogil:
+    """The champion's action 2 when its plan's mark is no longer legal: its choice among the
+    marks left (none first)."""
+    cdef Option options[1 + 2 * ROWS]
+    cdef int rows[2 * ROWS]
+    cdef int boxes[2 * ROWS]
+    cdef int i, count = second_marks(&sheets[me], closed, dice, rows, boxes)
+    options[0].first, options[0].first_box = NO_ROW, 0
+    options[0].second, options[0].second_box = NO_ROW, 0
+    for i in range(count):
+        options[1 + i].first, options[1 + i].first_box = NO_ROW, 0
+        options[1 + i].second, options[1 + i].second_box = rows[i], boxes[i]
+    i = champion_pick(&sheets[me], closed, best_other_score(sheets, players, me), options,
+                      count + 1, not marked_first)
+    chosen_box[0] = options[i].second_box
+    return options[i].second
+
+
 # -- one game (game.Game.play_turn_with) --------------------------------------------------
 ctypedef struct Table:
     Sheet sheets[MAX_PLAYERS]
@@ -663,6 +941,11 @@ cdef inline int first_choice(const Seats* seats, const Table* table, int seat,
     cdef Judge judge
     if strategy == LOOKAHEAD:
         return lookahead_first(seats, table, seat, dice)
+    if strategy == QWIXXER:
+        if seat == table.active:
+            champion_active(table.sheets, table.players, seat, table.closed, dice, &plan)
+            return plan.first
+        return champion_passive(table.sheets, table.players, seat, table.closed, dice)
     if is_judged(strategy):
         judge = judge_of(seats, seat)
         if seat == table.active:
@@ -685,20 +968,31 @@ cdef inline bint play_turn(const Seats* seats, Table* table, const int* dice,
     in action 2 if that mark is still legal once action 1 is resolved (its strategy decides
     otherwise)."""
     cdef int firsts[MAX_PLAYERS]
-    cdef int i
-    # action 1: decided by everyone on the sheets as they are, then applied together
+    cdef int i, active = table.active
+    cdef Option plan
+    cdef const Option* planned = NULL
+    # action 1: decided by everyone on the sheets as they are, then applied together; an
+    # active qwixxer-ga decides its whole turn at once, as its own program does
     for i in range(table.players):
-        firsts[i] = (forced_first if i == forced_seat
-                     else first_choice(seats, table, i, dice, stream))
-    return finish_turn(seats, table, dice, stream, firsts, forced_seat, forced_second,
-                       forced_box)
+        if i == forced_seat:
+            firsts[i] = forced_first
+        elif i == active and seats.strategies[i] == QWIXXER:
+            champion_active(table.sheets, table.players, i, table.closed, dice, &plan)
+            firsts[i], planned = plan.first, &plan
+        else:
+            firsts[i] = first_choice(seats, table, i, dice, stream)
+    if forced_seat == active:
+        plan.first, plan.second, plan.second_box = forced_first, forced_second, forced_box
+        planned = &plan
+    return finish_turn(seats, table, dice, stream, firsts, planned)
 
 
 cdef bint finish_turn(const Seats* seats, Table* table, const int* dice, uint64_t* stream,
-                      const int* firsts, int forced_seat, int forced_second,
-                      int forced_box) noexcept nogil:
+                      const int* firsts, const Option* plan) noexcept nogil:
     """The rest of play_turn once every action 1 (`firsts`) is decided: they are applied
-    together, then the active player's action 2 (see play_turn for `forced_*`)."""
+    together, then the active player's action 2: `plan.second` (a row or NO_ROW, at
+    `plan.second_box`) when there is a plan and that mark is still legal once action 1 is
+    resolved, else its strategy's choice."""
     cdef int closed_after, i, second, box = 0, active = table.active
     cdef bint marked
     cdef Judge judge
@@ -712,11 +1006,14 @@ cdef bint finish_turn(const Seats* seats, Table* table, const int* dice, uint64_
         return True
     # action 2: the active player alone
     marked = firsts[active] >= 0
-    if active == forced_seat and (forced_second == NO_ROW or can_mark(
-            &table.sheets[active], table.closed, forced_second, forced_box)):
-        second, box = forced_second, forced_box
+    if plan != NULL and (plan.second == NO_ROW or can_mark(
+            &table.sheets[active], table.closed, plan.second, plan.second_box)):
+        second, box = plan.second, plan.second_box
     elif seats.strategies[active] == LOOKAHEAD:
         second = lookahead_second(seats, table, dice, marked, &box)
+    elif seats.strategies[active] == QWIXXER:
+        second = champion_second(table.sheets, table.players, active, table.closed, dice,
+                                 marked, &box)
     elif is_judged(seats.strategies[active]):
         judge = judge_of(seats, active)
         second = judged_second(&judge, table.sheets, table.players, active, table.closed,
@@ -787,8 +1084,8 @@ cdef int lookahead_rates(const Seats* seats, const Table* table, int seat, const
     for i in range(count):
         after = table[0]
         firsts[seat] = options[i].first
-        over = finish_turn(&model, &after, dice, &unused, firsts, seat, options[i].second,
-                           options[i].second_box)
+        over = finish_turn(&model, &after, dice, &unused, firsts,
+                           &options[i] if seat == table.active else NULL)
         values[i] = turn_end_value(seats, &after, seat, over, &means[i])
     return count
 
@@ -1053,7 +1350,7 @@ cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
     if future.shape[1] != PENALTY_STATES:
         raise ValueError(f"future must have {PENALTY_STATES} columns")
     for i in range(strategies.shape[0]):
-        if not 0 <= strategies[i] <= LOOKAHEAD:
+        if not 0 <= strategies[i] < STRATEGIES:
             raise ValueError("unknown strategy code")
         if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
             raise ValueError("max-score players need the whole single-player table")

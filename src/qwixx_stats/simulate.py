@@ -35,6 +35,7 @@ from .solitaire import ExpectedValues, OptimalPlayer
 from .heuristics import DEFAULT_WEIGHTS, HEURISTICS, WEIGHT_COUNT, HeuristicPlayer, check_weights
 from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
 from .lookahead import LearnedValue, LookaheadPlayer, learned_for
+from .qwixxer import QwixxerPlayer
 from .winning import WinPlayer
 
 BATCH = 20_000
@@ -42,7 +43,8 @@ MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
 STRATEGY_HELP = ("lookahead, win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), "
-                 "random, weighted or scored (tuned outside heuristics) ('optimal': max-score)")
+                 "random, weighted or scored (tuned outside heuristics), qwixxer-ga (a public "
+                 "bot's champion) ('optimal': max-score)")
 ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
 Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
 ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
@@ -53,7 +55,8 @@ __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationRes
 
 @dataclass(frozen=True)
 class Strategy:
-    name: str            # lookahead, win, max-score, greedy, cautious, random, weighted, scored
+    name: str            # lookahead, win, max-score, greedy, cautious, random, weighted, scored,
+                         # qwixxer-ga
     limit: int = 0       # cautious: the most boxes one mark may skip
     weights: tuple[float, ...] = ()   # weighted, scored: () for the tuned defaults
 
@@ -468,6 +471,8 @@ def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game:
         return LookaheadPlayer(tables.race, tables.learned, game, seat)
     if strategy.name in HEURISTICS:
         return HeuristicPlayer(strategy.name, strategy.weights, game, seat)
+    if strategy.name == "qwixxer-ga":
+        return QwixxerPlayer(game, seat)
     if strategy.name == "greedy":
         return GreedyPlayer()
     if strategy.name == "cautious":
