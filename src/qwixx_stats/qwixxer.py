@@ -8,22 +8,27 @@ MCTS with champion rollouts about level with it. Issue 24 reports `win` at 62.0%
 port of it. This one was written here from reading that program; no code was taken, the
 weights are the published champion.txt.
 
-Its decision, on the sheet after each choice (rows closed included):
+Its decision, on the sheet after each choice (rows closed included)::
+
     instinct = 0.4909 chances - 0.8692 penalties + 0.01846 concentration - 0.0560 blanks
-  - chances: over the open rows, (rolls of two dice of 36 showing the row's next number, the
-    box right of its last mark) x (the row's marks + 1);
-  - concentration: over all rows, (marks, a lock's extra mark included) squared;
-  - blanks: over the open rows, the empty boxes left of the last mark.
+
+- chances: over the open rows, (rolls of two dice of 36 showing the row's next number, the
+  box right of its last mark) x (the row's marks + 1);
+- concentration: over all rows, (marks, a lock's extra mark included) squared;
+- blanks: over the open rows, the empty boxes left of the last mark.
+
 Its meta-rules, before the instinct:
-  1. With 3 penalties, it takes a 4th (marks nothing) when its score minus 5 beats the best
-     other score, and else never while anything else is legal.
-  2. It makes a lock when one is legal, the one of the highest score, unless that lock ends
-     the game without its score beating the best other (then the lock goes on to rule 3).
-  3. It drops a lock that ends the game below the best other score (a tie is kept).
-  4. It drops a choice when another choice's sheet has no row with fewer marks or a later
-     next box (both open or both closed), and one row better; then a single mark when a
-     single mark in another row with more marks has the same box and the same skip.
-  5. The highest instinct wins; no mark (the penalty) comes last and a tie goes to the later.
+
+1. With 3 penalties, it takes a 4th (marks nothing) when its score minus 5 beats the best
+   other score, and else never while anything else is legal.
+2. It makes a lock when one is legal, the one of the highest score, unless that lock ends
+   the game without its score beating the best other (then the lock goes on to rule 3).
+3. It drops a lock that ends the game below the best other score (a tie is kept).
+4. It drops a choice when another choice's sheet has no row with fewer marks or a later
+   next box (both open or both closed), and one row better; then a single mark when a
+   single mark in another row with more marks has the same box and the same skip.
+5. The highest instinct wins; no mark (the penalty) comes last and a tie goes to the later.
+
 When not active, it takes the white sum by rule 2 (any lock it does not lose by), else by the
 instinct, no mark last.
 
