@@ -5,8 +5,8 @@ its speed.
     python benchmarks/qwixx_win.py --player lookahead --games 20000 --seed 1
 
 Measuring seeds: --seed (1 by default; always below 1000). `qwixxer-ga` plays the weights its
-own program published (nothing was tuned here). The heuristics were tuned on seeds
-1000-1999 (qwixx_tune_heuristics.py) and the race model's correlation chosen on seed 2000
+own program published (nothing was tuned here). The heuristics were tuned on seeds 1000-1999
+(qwixx_tune_heuristics.py) and the race model's correlation chosen on seed 2000
 (qwixx_tune_win.py), and lookahead's value learned in self-play on seed 3000
 (qwixx_train_lookahead.py), so no game measured here was played while tuning.
 
@@ -15,9 +15,8 @@ the strategy measured (win by default; "win" below). Prints, and writes to
 benchmarks/results/qwixx-PLAYER.json (--out):
 - two players, `win` against every other strategy (for lookahead, `win` too; the public
   qwixxer bot's champion `qwixxer-ga`, the outside heuristics `scored` and `weighted`,
-  max-score, greedy, cautious:0 .. cautious:3): win rate
-  of `win` with its 95% interval, overall and by seat, mean scores, mean turns, games/s of
-  the kernel;
+  max-score, greedy, cautious:0 .. cautious:3): win rate of `win` with its 95% interval,
+  overall and by seat, mean scores, mean turns, games/s of the kernel;
 - mixed tables of three, four and five players: every strategy's win rate with its interval,
   and `win`'s by seat;
 - the same two-player series under the lock-after-4 variant (--variant-games);
