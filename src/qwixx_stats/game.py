@@ -19,7 +19,7 @@ from solverkit.messages import clip
 from .errors import GameError, GameOverError, IllegalMarkError
 from .rules import MARKS_TO_LOCK
 from .sheet import (COLOURS, Dice, Sheet, check_colour, check_lock_after, check_sheet,
-                    closed_rows, game_over, is_whole, position)
+                    close_all, closed_rows, game_over, is_whole, position)
 
 SecondMark = Optional[tuple[str, int]]
 Option = tuple[Optional[str], SecondMark]     # (action 1, action 2) of one player
@@ -157,8 +157,7 @@ def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
         if colour is not None:
             check_colour(colour)
     total = dice.white_sum
-    closed = closed_rows(sheets)
-    marked = [sheet.close(closed) for sheet in sheets]
+    marked = close_all(sheets)
     for i, colour in enumerate(first):
         if colour is not None:
             problem = marked[i].mark_problem(colour, total)
@@ -166,8 +165,7 @@ def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
                 raise IllegalMarkError(f"player {i + 1} cannot mark {total} in {colour}: "
                                        f"{problem}")
             marked[i] = marked[i].mark(colour, total)
-    closed = closed_rows(marked)
-    return [sheet.close(closed) for sheet in marked]
+    return close_all(marked)
 
 
 def colour_sum_problem(dice: Dice, colour: str, number: int) -> Optional[str]:

@@ -49,7 +49,7 @@ from .errors import GameError, StrategyError
 from .game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
                    white_sum_rows)
 from .race import SAME_CHANCE
-from .sheet import COLOURS, LAST_BOX, Dice, Sheet, closed_rows, position
+from .sheet import COLOURS, LAST_BOX, Dice, Sheet, close_all, position
 
 WEIGHT_COUNT = int(_simulate.HEURISTIC_WEIGHT_COUNT)
 ENDING_VALUE = float(_simulate.ENDING_VALUE)
@@ -145,8 +145,7 @@ class HeuristicPlayer:
         self.game, self.seat = game, seat
 
     def _table(self) -> tuple[Sheet, list[Sheet]]:
-        closed = closed_rows(self.game.sheets)
-        sheets = [sheet.close(closed) for sheet in self.game.sheets]
+        sheets = close_all(self.game.sheets)
         return sheets[self.seat], [s for i, s in enumerate(sheets) if i != self.seat]
 
     def _value(self, before: Sheet, after: Sheet, others: Sequence[Sheet]) -> float:

@@ -61,7 +61,7 @@ from .game import (Game, Option, Player, SecondMark, active_options, colour_mark
                    white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
 from .rules import MARKS_TO_LOCK
-from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, closed_rows, is_whole
+from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
 from .solitaire import row_state
 from .winning import (PlannedPlayer, RatedOption, WinPlayer, check_table, sheet_arrays,
                       win_value)
@@ -244,8 +244,7 @@ def rate_second_python(race: RaceTable, learned: Optional[LearnedValue],
             after[seat] = mine.mark(*second)
         elif not marked_first:
             after[seat] = mine.add_penalty()
-        closed = closed_rows(after)
-        game = Game(len(table), [sheet.close(closed) for sheet in after],
+        game = Game(len(table), close_all(after),
                     (seat + 1) % len(table), lock_after=race.lock_after)
         rated.append((second, *turn_end_value(race, learned, game, seat)))
     return rated

@@ -58,10 +58,10 @@ from solverkit.messages import clip
 
 from . import _simulate
 from .errors import GameError
-from .game import Game, Option, SecondMark, apply_option, colour_marks
+from .game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
 from .heuristics import sum_ways
 from .rules import CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS
-from .sheet import COLOURS, Dice, Sheet, closed_rows, position
+from .sheet import COLOURS, Dice, Sheet, close_all, position
 
 NAME = "qwixxer-ga"
 CHAMPION_WEIGHTS: tuple[float, float, float, float] = _simulate.QWIXXER_WEIGHTS
@@ -162,9 +162,10 @@ def pick(before: Sheet, best_other: int, afters: Sequence[Sheet], singles: Seque
             alive[i] = False
     kept = prune(before, afters, singles, [i for i in range(1, count) if alive[i]])  # rule 4
     order = kept + ([0] if alive[0] else [])                                    # rule 5
+    values = {i: instinct(afters[i]) for i in order}
     best: Optional[int] = None
     for i in order:
-        if best is None or instinct(afters[i]) >= instinct(afters[best]):
+        if best is None or values[i] >= values[best]:
             best = i
     return 0 if best is None else best
 
@@ -176,7 +177,7 @@ def champion_options(sheet: Sheet, dice: Dice) -> list[Option]:
     white die's first); a white sum with a colour mark in another row (each white-sum row,
     then the colour marks in order); a white sum with a colour mark after it in its row. A
     pair needs a white sum that does not end the game (this project's rules)."""
-    whites = [c for c in COLOURS if sheet.can_mark(c, dice.white_sum)]
+    whites = white_sum_rows(sheet, dice)
     colours = [(c, n) for c in COLOURS for n in dice.colour_sums(c) if sheet.can_mark(c, n)]
     options: list[Option] = [(None, None), *((c, None) for c in whites)]
     singles = {(c, dice.white_sum) for c in whites}
@@ -207,8 +208,7 @@ class QwixxerPlayer:
         self._plan: Optional[tuple[int, Dice, Option]] = None    # (turn, dice, whole turn)
 
     def _table(self) -> tuple[Sheet, int]:
-        closed = closed_rows(self.game.sheets)
-        sheets = [sheet.close(closed) for sheet in self.game.sheets]
+        sheets = close_all(self.game.sheets)
         others = [s.score() for i, s in enumerate(sheets) if i != self.seat]
         return sheets[self.seat], max(others, default=-1_000_000)
 
@@ -221,7 +221,7 @@ class QwixxerPlayer:
             option = options[pick(mine, best_other, afters, singles, True)]
             self._plan = (len(self.game.history), dice, option)
             return option[0]
-        rows = [c for c in COLOURS if mine.can_mark(c, dice.white_sum)]
+        rows = white_sum_rows(mine, dice)
         marked = [mine.mark(c, dice.white_sum) for c in rows]
         lock: Optional[int] = None
         for i, after in enumerate(marked):
@@ -233,8 +233,9 @@ class QwixxerPlayer:
         choice: Optional[str] = None
         value: Optional[float] = None
         for colour, after in zip(rows, marked):
-            if value is None or instinct(after) >= value:
-                choice, value = colour, instinct(after)
+            after_value = instinct(after)
+            if value is None or after_value >= value:
+                choice, value = colour, after_value
         return None if value is None or instinct(mine) >= value else choice
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:

@@ -234,6 +234,13 @@ def closed_rows(sheets: Iterable[Sheet]) -> frozenset[str]:
     return frozenset().union(*(sheet.closed for sheet in sheets))
 
 
+def close_all(sheets: Iterable[Sheet]) -> list[Sheet]:
+    """Every sheet with the rows closed on any of them."""
+    sheets = list(sheets)
+    closed = closed_rows(sheets)
+    return [sheet.close(closed) for sheet in sheets]
+
+
 def _number(text: str, key: str) -> int:
     """A number of the notation: ASCII digits only (no sign, no '_', no other scripts)."""
     if not (text.isascii() and text.isdigit()):

@@ -40,7 +40,8 @@ from .errors import GameError
 from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
                    colour_marks, colour_sum_problem, final_share, white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
-from .sheet import COLOURS, Dice, Sheet, check_sheet, closed_rows, is_whole, position
+from .sheet import (COLOURS, Dice, Sheet, check_sheet, close_all, closed_rows, is_whole,
+                    position)
 
 MAX_ROLLOUTS = 10 ** 7
 
@@ -90,8 +91,7 @@ def check_table(sheets: object, seat: object, race: RaceTable) -> tuple[list[She
     checked = [check_sheet(sheet, race.lock_after) for sheet in sheets]
     if not is_whole(seat) or not 0 <= seat < len(checked):
         raise GameError(f"seat must be 0..{len(checked) - 1}, not {clip(seat)}")
-    closed = closed_rows(checked)
-    return [sheet.close(closed) for sheet in checked], seat
+    return close_all(checked), seat
 
 
 def rate_active(race: RaceTable, sheets: Sequence[Sheet], seat: int,
