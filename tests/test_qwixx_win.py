@@ -212,6 +212,35 @@ def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, d
     assert estimate.rollouts == 24
 
 
+@pytest.mark.parametrize("strategies", [["lookahead", "qwixxer-ga"], ["qwixxer-ga", "lookahead"],
+                                        ["win", "qwixxer-ga"]])
+@pytest.mark.parametrize("seat,active,option", [(0, 0, ("red", ("yellow", 7))), (1, 0, ("blue", None)),
+                                                (0, 1, (None, None))])
+def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies, seat, active,
+                                                         option):
+    from qwixx_stats.lookahead import LearnedValue
+    from qwixx_stats.winning import rollout_chance, rollout_shares_python
+    table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
+    learned = LearnedValue.load() if "lookahead" in strategies else None
+    arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5", active=active,
+                     option=option, rollouts=12, seed=4, strategies=strategies, learned=learned)
+    estimate = rollout_chance(**arguments)
+    shares = rollout_shares_python(**arguments)
+    assert estimate.chance == pytest.approx(sum(shares) / 12, abs=1e-12)
+    assert estimate.standard_error == pytest.approx(np.std(shares, ddof=1) / np.sqrt(12))
+
+
+def test_rollouts_by_the_strategies_asked_differ(qwixx_race2):
+    """Who plays on is not ignored: the same rolls give another chance when the opponent plays
+    qwixxer-ga instead of win."""
+    from qwixx_stats.winning import rollout_chance
+    table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
+    chances = {rollout_chance(qwixx_race2, table, 0, "3,4,6,3,2,5", 0, ("red", None), 400, 1,
+                              strategies=["win", opponent]).chance
+               for opponent in ("win", "qwixxer-ga")}
+    assert len(chances) == 2
+
+
 def test_rollouts_check_their_arguments(qwixx_race2):
     from qwixx_stats.winning import rollout_chance
     sheets = [Sheet.parse("red:2,3"), Sheet()]
@@ -220,7 +249,13 @@ def test_rollouts_check_their_arguments(qwixx_race2):
             (dict(option=("red", ("red", 9))), "only the active player"),
             (dict(option=("red", None), active=3), "active"),
             (dict(option=("red", None), seed=-1), "seed"),
-            (dict(option=("red", None), dice="1,1,1,1,1,1"), "white sum 2")]:
+            (dict(option=("red", None), dice="1,1,1,1,1,1"), "white sum 2"),
+            (dict(option=("red", None), strategies=["win"]), "one per seat"),
+            (dict(option=("red", None), strategies=["win", "scored"]), "one per seat"),
+            (dict(option=("red", None), strategies="win"), "one per seat"),
+            (dict(option=("red", None), learned=object()), "lookahead players only"),
+            (dict(option=("red", None), strategies=["lookahead", "win"], learned=object()),
+             "LearnedValue")]:
         arguments = dict(race=qwixx_race2, sheets=sheets, seat=0, dice="3,4,6,1,2,5",
                          active=1, rollouts=10)
         arguments.update(kwargs)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
@@ -43,7 +43,11 @@ from .race import SAME_CHANCE, RaceTable, win_chance
 from .sheet import (COLOURS, Dice, Sheet, check_sheet, close_all, closed_rows, is_whole,
                     position)
 
+if TYPE_CHECKING:
+    from .lookahead import LearnedValue     # lookahead imports this module
+
 MAX_ROLLOUTS = 10 ** 7
+ROLLOUT_STRATEGIES = ("win", "lookahead", "qwixxer-ga")    # what may play on in rollouts
 
 
 
@@ -212,18 +216,40 @@ def check_rollouts(rollouts: object, seed: object) -> None:
         raise GameError(f"seed must be a whole number 0 .. 2**64-1, not {clip(seed)}")
 
 
+def check_rollout_players(strategies: object, learned: object, table: Sequence[Sheet],
+                          lock_after: int) -> list[str]:
+    """The strategy of each seat in rollouts (`win` at every seat when None), and a learned
+    value that fits the table."""
+    from .lookahead import check_learned, learned_for     # lookahead imports this module
+    if strategies is None:
+        strategies = ["win"] * len(table)
+    if (not isinstance(strategies, (list, tuple)) or len(strategies) != len(table)
+            or any(name not in ROLLOUT_STRATEGIES for name in strategies)):
+        raise GameError(f"rollout strategies: one per seat ({len(table)}), each one of "
+                        f"{', '.join(ROLLOUT_STRATEGIES)}, not {clip(strategies)}")
+    if learned is not None:
+        if "lookahead" not in strategies:
+            raise GameError("a learned value is read by lookahead players only")
+        learned_for(len(table), lock_after, check_learned(learned, len(table)))
+    return list(strategies)
+
+
 def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
-                   active: int, option: Option, rollouts: int, seed: int = 0) -> Estimate:
+                   active: int, option: Option, rollouts: int, seed: int = 0, *,
+                   strategies: Optional[Sequence[str]] = None,
+                   learned: Optional[LearnedValue] = None) -> Estimate:
     """The chance that the player at `seat` wins when it plays `option` on this roll of the
     player `active` (its action 2 only if it is the active one and the mark is still legal
-    once action 1 is resolved), everyone playing `win` from then on: the mean share over
-    `rollouts` games played on by the kernel, with its standard error. The same seed gives
-    every option the same rolls (common random numbers: differences between options are
-    measured more precisely than each chance)."""
+    once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
+    ROLLOUT_STRATEGIES; `win` at every seat by default; lookahead players read `learned`, or
+    the race model without it): the mean share over `rollouts` games played on by the kernel,
+    with its standard error. The same seed gives every option the same rolls (common random
+    numbers: differences between options are measured more precisely than each chance)."""
     table, seat = check_table(sheets, seat, race)
     if not is_whole(active) or not 0 <= active < len(table):
         raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
     check_rollouts(rollouts, seed)
+    strategies = check_rollout_players(strategies, learned, table, race.lock_after)
     dice = Dice.parse(dice)
     first, second = option
     if seat != active and second is not None:
@@ -237,22 +263,23 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
         if problem is not None:
             raise GameError(problem)
         row, box = COLOURS.index(colour), position(colour, number)
-    codes = np.full(len(table), _simulate.STRATEGY_CODES["win"], dtype=np.intc)
+    codes = np.array([_simulate.STRATEGY_CODES[name] for name in strategies], dtype=np.intc)
     shares = np.zeros(rollouts, dtype=np.float64)
     last, marks, locked, penalties, closed = sheet_arrays(table)
     _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
                        race.lock_after, last, marks, locked, penalties, closed, active,
                        np.array(dice, dtype=np.intc), seat,
                        -1 if first is None else COLOURS.index(first), row, box, seed, shares,
+                       learned=None if learned is None else learned.weights,
                        **race.kernel_arrays())
     spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
 
 class PlannedPlayer:
-    """The rollouts' twin: plays a fixed option this turn, then `win`."""
+    """The rollouts' twin: plays a fixed option this turn, then as `player`."""
 
-    def __init__(self, player: WinPlayer, option: Option):
+    def __init__(self, player: Player, option: Option):
         self.player, self.option, self.planned = player, option, True
 
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
@@ -270,17 +297,29 @@ class PlannedPlayer:
 
 def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
                           dice: Dice | str, active: int, option: Option, rollouts: int,
-                          seed: int = 0) -> list[float]:
+                          seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
+                          learned: Optional[LearnedValue] = None) -> list[float]:
     """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
+    from .lookahead import LookaheadPlayer      # lookahead imports this module
+    from .qwixxer import QwixxerPlayer
     from .strategies import SplitMix64
+
+    def player(name: str, game: Game, at: int) -> Player:
+        if name == "lookahead":
+            return LookaheadPlayer(race, learned, game, at)
+        if name == "qwixxer-ga":
+            return QwixxerPlayer(game, at)
+        return WinPlayer(race, game, at)
+
     table, seat = check_table(sheets, seat, race)
+    names = check_rollout_players(strategies, learned, table, race.lock_after)
     dice = Dice.parse(dice)
     shares = []
     for index in range(rollouts):
         stream = SplitMix64.for_game(seed, index)
         game = Game(len(table), list(table), active, lock_after=race.lock_after)
-        players: list[Player] = [WinPlayer(race, game, i) for i in range(len(table))]
-        planned = PlannedPlayer(WinPlayer(race, game, seat), option)
+        players = [player(name, game, i) for i, name in enumerate(names)]
+        planned = PlannedPlayer(players[seat], option)
         players[seat] = planned
         game.play_turn_with(dice, players)
         planned.planned = False
