@@ -39,6 +39,7 @@ from qwixx_stats.simulate import parse_strategies, simulate, win_interval
 from qwixx_stats.solitaire import ExpectedValues
 from qwixx_stats.strategies import SplitMix64
 from qwixx_stats.winning import rollout_chance
+from solverkit.progress import Progress
 
 OPPONENT = "qwixxer-ga"
 
@@ -100,11 +101,13 @@ class SearchingPlayer:
 
 
 def play(advisor: Advisor, games: int, seed: int, rollouts: int, margin: float,
-         most: int) -> tuple[np.ndarray, int, int]:
+         most: int, label: str) -> tuple[np.ndarray, int, int]:
     """Game g seats the searcher at g mod 2, as `simulate` rotates its entries; returns
-    its score and the opponent's per game, the decisions searched and those changed."""
+    its score and the opponent's per game, the decisions searched and those changed. A
+    progress bar on a terminal."""
     scores = np.zeros((games, 2), dtype=np.int64)
     searched = changed = 0
+    progress = Progress(games, label)
     for index in range(games):
         stream = SplitMix64.for_game(seed, index)
         game = Game(2, lock_after=advisor.race.lock_after)
@@ -117,6 +120,8 @@ def play(advisor: Advisor, games: int, seed: int, rollouts: int, margin: float,
         final = game.scores()
         scores[index] = final[seat], final[1 - seat]
         searched, changed = searched + searcher.searched, changed + searcher.changed
+        progress.advance(1)
+    progress.close()
     return scores, searched, changed
 
 
@@ -146,13 +151,14 @@ def main() -> None:
     advisor = Advisor(race, ExpectedValues.load(), "lookahead")
     kernel = simulate(parse_strategies(f"lookahead,{OPPONENT}", 2), args.games, args.seed)
     baseline = kernel.scores.astype(np.int64)
-    replayed, _, _ = play(advisor, args.check, args.seed, 0, args.margin, args.most)
+    replayed, _, _ = play(advisor, args.check, args.seed, 0, args.margin, args.most,
+                          "games without search")
     if not np.array_equal(replayed, baseline[:args.check]):
         raise SystemExit("the Python games without search differ from the simulator's")
     print(f"checked: {args.check} games without search equal the simulator's")
     started = time.perf_counter()
     searched_scores, searched, changed = play(advisor, args.games, args.seed, args.rollouts,
-                                              args.margin, args.most)
+                                              args.margin, args.most, "games with search")
     seconds = time.perf_counter() - started
     base, search = shares(baseline), shares(searched_scores)
     difference = search - base

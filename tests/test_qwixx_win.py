@@ -212,18 +212,19 @@ def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, d
     assert estimate.rollouts == 24
 
 
-@pytest.mark.parametrize("strategies", [["lookahead", "qwixxer-ga"], ["qwixxer-ga", "lookahead"],
-                                        ["win", "qwixxer-ga"]])
-@pytest.mark.parametrize("seat,active,option", [(0, 0, ("red", ("yellow", 7))), (1, 0, ("blue", None)),
-                                                (0, 1, (None, None))])
+@pytest.mark.parametrize("strategies", [["lookahead", "qwixxer-ga"],
+                                        ["qwixxer-ga", "lookahead"], ["win", "qwixxer-ga"]])
+@pytest.mark.parametrize("seat,active,option", [(0, 0, ("red", ("yellow", 7))),
+                                                (1, 0, ("blue", None)), (0, 1, (None, None))])
 def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies, seat, active,
                                                          option):
     from qwixx_stats.lookahead import LearnedValue
     from qwixx_stats.winning import rollout_chance, rollout_shares_python
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     learned = LearnedValue.load() if "lookahead" in strategies else None
-    arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5", active=active,
-                     option=option, rollouts=12, seed=4, strategies=strategies, learned=learned)
+    arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5",
+                     active=active, option=option, rollouts=12, seed=4, strategies=strategies,
+                     learned=learned)
     estimate = rollout_chance(**arguments)
     shares = rollout_shares_python(**arguments)
     assert estimate.chance == pytest.approx(sum(shares) / 12, abs=1e-12)

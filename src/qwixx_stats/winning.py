@@ -20,9 +20,9 @@ again once action 1 is resolved for everyone (others' locks may have closed a ro
 
 The estimate is a model, not a proof: it takes the game's length as a fixed hazard and joins
 the players only through one correlation of their points to come (race.CORRELATION: the game's
-length is shared; measured, issue 24), so `win` is measured (benchmarks/qwixx_win.py) against the other
-strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active, win_passive,
-win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
+length is shared; measured, issue 24), so `win` is measured (benchmarks/qwixx_win.py) against
+the other strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active,
+win_passive, win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
 """
 from __future__ import annotations
 
