@@ -38,7 +38,7 @@ from qwixx_stats.sheet import Dice, Sheet, closed_rows
 from qwixx_stats.simulate import parse_strategies, simulate, win_interval
 from qwixx_stats.solitaire import ExpectedValues
 from qwixx_stats.strategies import SplitMix64
-from qwixx_stats.winning import rollout_chance
+from qwixx_stats.rollouts import rollout_chance
 from solverkit.progress import Progress
 
 OPPONENT = "qwixxer-ga"
@@ -63,7 +63,7 @@ class SearchingPlayer:
         self.plan: Optional[tuple[int, Option]] = None    # (turn, plan) the search changed
         self.searched = self.changed = 0
 
-    def _choose(self, advice: list[Advice], dice: Dice) -> Option:
+    def _choose(self, advice: list[Advice], dice: Dice, active: bool) -> Option:
         if self.rollouts == 0 or not near_the_end(self.game.sheets):
             return advice[0].option
         close = [item for item in advice
@@ -79,15 +79,16 @@ class SearchingPlayer:
         self.searched += 1
         if best:
             self.changed += 1
-            self.plan = (turn, close[best].option)
+            if active:    # a passive choice has no action 2 to remember
+                self.plan = (turn, close[best].option)
         return close[best].option
 
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
         sheets, seat = self.game.sheets, self.seat
         if active:
-            return self._choose(self.advisor.active(sheets, seat, dice), dice)[0]
+            return self._choose(self.advisor.active(sheets, seat, dice), dice, True)[0]
         return self._choose(self.advisor.passive(sheets, seat, dice, self.game.active),
-                            dice)[0]
+                            dice, False)[0]
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
         """The mark of a plan the search chose over lookahead's while it is legal (as the

@@ -9,7 +9,6 @@ be proven with exactly those plies.
 """
 import argparse
 import statistics
-import time
 
 import numpy as np
 

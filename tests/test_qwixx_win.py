@@ -203,7 +203,7 @@ def test_race_table_files_name_players_and_lock_rule(tmp_path, qwixx_table_dir):
      (None, ("yellow", 8))),
 ])
 def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, dice, option):
-    from qwixx_stats.winning import rollout_chance, rollout_shares_python
+    from qwixx_stats.rollouts import rollout_chance, rollout_shares_python
     table = [Sheet.parse(text) for text in sheets]
     estimate = rollout_chance(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
     shares = rollout_shares_python(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
@@ -219,7 +219,7 @@ def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, d
 def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies, seat, active,
                                                          option):
     from qwixx_stats.lookahead import LearnedValue
-    from qwixx_stats.winning import rollout_chance, rollout_shares_python
+    from qwixx_stats.rollouts import rollout_chance, rollout_shares_python
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     learned = LearnedValue.load() if "lookahead" in strategies else None
     arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5",
@@ -234,7 +234,7 @@ def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies,
 def test_rollouts_by_the_strategies_asked_differ(qwixx_race2):
     """Who plays on is not ignored: the same rolls give another chance when the opponent plays
     qwixxer-ga instead of win."""
-    from qwixx_stats.winning import rollout_chance
+    from qwixx_stats.rollouts import rollout_chance
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     chances = {rollout_chance(qwixx_race2, table, 0, "3,4,6,3,2,5", 0, ("red", None), 400, 1,
                               strategies=["win", opponent]).chance
@@ -243,7 +243,7 @@ def test_rollouts_by_the_strategies_asked_differ(qwixx_race2):
 
 
 def test_rollouts_check_their_arguments(qwixx_race2):
-    from qwixx_stats.winning import rollout_chance
+    from qwixx_stats.rollouts import rollout_chance
     sheets = [Sheet.parse("red:2,3"), Sheet()]
     for kwargs, fragment in [
             (dict(option=("red", None), rollouts=0), "rollouts"),

@@ -2,8 +2,6 @@
 most one blank, the verifier on every table built, files, resume and probing."""
 import importlib
 import json
-import os
-import shutil
 
 import numpy as np
 import pytest

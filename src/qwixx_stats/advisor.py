@@ -14,9 +14,9 @@ from .game import Option
 from .lookahead import LearnedValue, learned_for, rate_lookahead
 from .race import RaceTable
 from .sheet import Dice, Sheet
+from .rollouts import Estimate, rollout_chance
 from .solitaire import ExpectedValues
-from .winning import (Estimate, RatedOption, rate_active, rate_passive, rate_second, ranked,
-                      rollout_chance)
+from .winning import RatedOption, rate_active, rate_passive, rate_second, ranked
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from .game import Option
 from .sheet import Dice, Sheet, game_over
 from .solitaire import ExpectedValues
 from .advisor import Advice, Advisor
-from .winning import Estimate
+from .rollouts import Estimate
 
 
 def value_answer(sheet: Sheet, values: ExpectedValues) -> dict[str, Any]:

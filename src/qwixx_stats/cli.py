@@ -29,7 +29,7 @@ from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
 from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
                         table_directory, table_name)
 from .advisor import ADVISED_STRATEGIES, Advisor
-from .winning import MAX_ROLLOUTS
+from .rollouts import MAX_ROLLOUTS
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)

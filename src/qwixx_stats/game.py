@@ -34,6 +34,26 @@ class Player(Protocol):
         """(row, number) for white die + that row's die, or None. Active player only."""
 
 
+class PlannedPlayer:
+    """Plays a fixed option this turn (its action 2 only while the mark is legal), then as
+    `player`: a choice played to see where it leads (lookahead's turn model, rollouts)."""
+
+    def __init__(self, player: Player, option: Option):
+        self.player, self.option, self.planned = player, option, True
+
+    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
+        if self.planned:
+            return self.option[0]
+        return self.player.first_action(sheet, dice, active)
+
+    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
+        planned, self.planned = self.planned, False
+        second = self.option[1]
+        if planned and (second is None or sheet.can_mark(*second)):
+            return second
+        return self.player.second_action(sheet, dice, marked_first)
+
+
 @dataclass
 class TurnRecord:
     active: int

@@ -57,14 +57,14 @@ from solverkit.messages import clip
 
 from . import _simulate
 from .errors import GameError, TableError
-from .game import (Game, Option, Player, SecondMark, active_options, colour_marks, final_share,
-                   white_sum_rows)
+from .game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
+                   colour_marks, final_share, white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
 from .rules import MARKS_TO_LOCK
 from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
 from .solitaire import row_state
-from .winning import (PlannedPlayer, RatedOption, WinPlayer, check_table, sheet_arrays,
-                      win_value)
+from .strategies import SplitMix64
+from .winning import RatedOption, WinPlayer, check_table, sheet_arrays, win_value
 
 LEARNED_VERSION = 1
 LEARNED_MAGIC = b"QWXLRN2P"          # a learned value of a table of two players
@@ -334,7 +334,6 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
 def train_python(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,
                  rate: float, race_rate: float) -> None:
     """The twin of _simulate.train_lookahead (slow): the same games, the same TD(0) steps."""
-    from .strategies import SplitMix64
     weights = learned.weights
 
     def logit(index: list[int], race_logit: float) -> float:

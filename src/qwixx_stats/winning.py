@@ -26,29 +26,20 @@ win_passive, win_second) mirrors `WinPlayer` decision for decision; the tests co
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import numpy as np
 
 from solverkit.messages import clip
 
-from . import _simulate
 from .errors import GameError
-from .game import (Game, Option, Player, SecondMark, active_options, apply_option,
-                   colour_marks, colour_sum_problem, final_share, white_sum_rows)
+from .game import (Game, Option, SecondMark, active_options, apply_option, colour_marks,
+                   final_share, white_sum_rows)
 from .race import SAME_CHANCE, RaceTable, win_chance
 from .sheet import (COLOURS, Dice, Sheet, check_sheet, close_all, closed_rows, is_whole,
                     position)
-
-if TYPE_CHECKING:
-    from .lookahead import LearnedValue     # lookahead imports this module
-
-MAX_ROLLOUTS = 10 ** 7
-ROLLOUT_STRATEGIES = ("win", "lookahead", "qwixxer-ga")    # what may play on in rollouts
-
 
 
 def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[float, float]:
@@ -82,7 +73,8 @@ def _rated(race: RaceTable, option: Option, after: Sheet, others: Sequence[Sheet
     return RatedOption(option, *win_value(race, after, others), after)
 
 
-def _others(sheets: Sequence[Sheet], seat: int) -> list[Sheet]:
+def others_of(sheets: Sequence[Sheet], seat: int) -> list[Sheet]:
+    """The sheets of every player but the one at `seat`, in seat order."""
     return [sheet for i, sheet in enumerate(sheets) if i != seat]
 
 
@@ -104,7 +96,7 @@ def rate_active(race: RaceTable, sheets: Sequence[Sheet], seat: int,
     game.active_options."""
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
-    mine, others = table[seat], _others(table, seat)
+    mine, others = table[seat], others_of(table, seat)
     return [_rated(race, option, apply_option(mine, dice, option), others)
             for option in active_options(mine, dice)]
 
@@ -114,7 +106,7 @@ def rate_passive(race: RaceTable, sheets: Sequence[Sheet], seat: int,
     """A non-active player's action 1 (nothing, then each row that takes the white sum)."""
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
-    mine, others = table[seat], _others(table, seat)
+    mine, others = table[seat], others_of(table, seat)
     rated = [_rated(race, (None, None), mine, others)]
     for colour in white_sum_rows(mine, dice):
         rated.append(_rated(race, (colour, None), mine.mark(colour, dice.white_sum), others))
@@ -127,7 +119,7 @@ def rate_second(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice 
     action 1 marked nothing)."""
     table, seat = check_table(sheets, seat, race)
     dice = Dice.parse(dice)
-    mine, others = table[seat], _others(table, seat)
+    mine, others = table[seat], others_of(table, seat)
     rated = [_rated(race, (None, None), mine if marked_first else mine.add_penalty(), others)]
     for second in colour_marks(mine, dice):
         rated.append(_rated(race, (None, second), mine.mark(*second), others))
@@ -179,15 +171,6 @@ class WinPlayer:
                                 marked_first)).option[1]
 
 
-# -- rollouts: the race estimate checked by playing the game on --------------------------------
-@dataclass(frozen=True)
-class Estimate:
-    """A chance of winning measured by playing the game on `rollouts` times."""
-    chance: float
-    standard_error: float
-    rollouts: int
-
-
 def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                    np.ndarray, int]:
     """The kernel's view of the sheets of a table: last box, marked numbers and locked flag
@@ -207,123 +190,3 @@ def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.nd
     shut = closed_rows(sheets)
     closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in shut)
     return last, marks, locked, penalties, closed
-
-
-def check_rollouts(rollouts: object, seed: object) -> None:
-    if not is_whole(rollouts) or not 1 <= rollouts <= MAX_ROLLOUTS:
-        raise GameError(f"rollouts must be 1..{MAX_ROLLOUTS:,}, not {clip(rollouts)}")
-    if not is_whole(seed) or not 0 <= seed < 2 ** 64:
-        raise GameError(f"seed must be a whole number 0 .. 2**64-1, not {clip(seed)}")
-
-
-def check_rollout_players(strategies: object, learned: object, table: Sequence[Sheet],
-                          lock_after: int) -> list[str]:
-    """The strategy of each seat in rollouts (`win` at every seat when None), and a learned
-    value that fits the table."""
-    from .lookahead import check_learned, learned_for     # lookahead imports this module
-    if strategies is None:
-        strategies = ["win"] * len(table)
-    if (not isinstance(strategies, (list, tuple)) or len(strategies) != len(table)
-            or any(name not in ROLLOUT_STRATEGIES for name in strategies)):
-        raise GameError(f"rollout strategies: one per seat ({len(table)}), each one of "
-                        f"{', '.join(ROLLOUT_STRATEGIES)}, not {clip(strategies)}")
-    if learned is not None:
-        if "lookahead" not in strategies:
-            raise GameError("a learned value is read by lookahead players only")
-        learned_for(len(table), lock_after, check_learned(learned, len(table)))
-    return list(strategies)
-
-
-def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
-                   active: int, option: Option, rollouts: int, seed: int = 0, *,
-                   strategies: Optional[Sequence[str]] = None,
-                   learned: Optional[LearnedValue] = None) -> Estimate:
-    """The chance that the player at `seat` wins when it plays `option` on this roll of the
-    player `active` (its action 2 only if it is the active one and the mark is still legal
-    once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
-    ROLLOUT_STRATEGIES; `win` at every seat by default; lookahead players read `learned`, or
-    the race model without it): the mean share over `rollouts` games played on by the kernel,
-    with its standard error. The same seed gives every option the same rolls (common random
-    numbers: differences between options are measured more precisely than each chance)."""
-    table, seat = check_table(sheets, seat, race)
-    if not is_whole(active) or not 0 <= active < len(table):
-        raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
-    check_rollouts(rollouts, seed)
-    strategies = check_rollout_players(strategies, learned, table, race.lock_after)
-    dice = Dice.parse(dice)
-    first, second = option
-    if seat != active and second is not None:
-        raise GameError("only the active player has an action 2")
-    if first is not None and not table[seat].can_mark(first, dice.white_sum):
-        raise GameError(f"the white sum {dice.white_sum} cannot be marked in {first}")
-    row, box = -1, 0
-    if second is not None:
-        colour, number = second
-        problem = colour_sum_problem(dice, colour, number)
-        if problem is not None:
-            raise GameError(problem)
-        row, box = COLOURS.index(colour), position(colour, number)
-    codes = np.array([_simulate.STRATEGY_CODES[name] for name in strategies], dtype=np.intc)
-    shares = np.zeros(rollouts, dtype=np.float64)
-    last, marks, locked, penalties, closed = sheet_arrays(table)
-    _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
-                       race.lock_after, last, marks, locked, penalties, closed, active,
-                       np.array(dice, dtype=np.intc), seat,
-                       -1 if first is None else COLOURS.index(first), row, box, seed, shares,
-                       learned=None if learned is None else learned.weights,
-                       **race.kernel_arrays())
-    spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
-    return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
-
-
-class PlannedPlayer:
-    """The rollouts' twin: plays a fixed option this turn, then as `player`."""
-
-    def __init__(self, player: Player, option: Option):
-        self.player, self.option, self.planned = player, option, True
-
-    def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
-        if self.planned:
-            return self.option[0]
-        return self.player.first_action(sheet, dice, active)
-
-    def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
-        planned, self.planned = self.planned, False
-        second = self.option[1]
-        if planned and (second is None or sheet.can_mark(*second)):
-            return second
-        return self.player.second_action(sheet, dice, marked_first)
-
-
-def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
-                          dice: Dice | str, active: int, option: Option, rollouts: int,
-                          seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
-                          learned: Optional[LearnedValue] = None) -> list[float]:
-    """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
-    from .lookahead import LookaheadPlayer      # lookahead imports this module
-    from .qwixxer import QwixxerPlayer
-    from .strategies import SplitMix64
-
-    def player(name: str, game: Game, at: int) -> Player:
-        if name == "lookahead":
-            return LookaheadPlayer(race, learned, game, at)
-        if name == "qwixxer-ga":
-            return QwixxerPlayer(game, at)
-        return WinPlayer(race, game, at)
-
-    table, seat = check_table(sheets, seat, race)
-    names = check_rollout_players(strategies, learned, table, race.lock_after)
-    dice = Dice.parse(dice)
-    shares = []
-    for index in range(rollouts):
-        stream = SplitMix64.for_game(seed, index)
-        game = Game(len(table), list(table), active, lock_after=race.lock_after)
-        players = [player(name, game, i) for i, name in enumerate(names)]
-        planned = PlannedPlayer(players[seat], option)
-        players[seat] = planned
-        game.play_turn_with(dice, players)
-        planned.planned = False
-        while not game.is_over():
-            game.play_turn_with(stream.roll(), players)
-        shares.append(final_share(game.sheets[seat], _others(game.sheets, seat)))
-    return shares

@@ -1,0 +1,138 @@
+"""Rollouts: a choice's chance of winning measured by playing the game on, the check of the
+models' estimates (`qwixx advise --rollouts`, Advisor.measured) and the search of experiments.
+
+A rollout plays the chosen option on this roll, then the game to its end with every seat
+playing by its strategy (win, lookahead or qwixxer-ga), on rolls drawn from the seed: the same
+seed gives every option the same rolls (common random numbers), so the differences between
+options are measured more precisely than each chance. The kernel (`_simulate.rollouts`) plays
+them; `rollout_shares_python` is its twin, played by game.Game.
+
+This module sits above both `winning` and `lookahead`, since a rollout may seat either.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from solverkit.messages import clip
+
+from . import _simulate
+from .errors import GameError
+from .game import Game, Option, PlannedPlayer, Player, colour_sum_problem, final_share
+from .lookahead import LearnedValue, LookaheadPlayer, check_learned, learned_for
+from .qwixxer import QwixxerPlayer
+from .race import RaceTable
+from .sheet import COLOURS, Dice, Sheet, is_whole, position
+from .strategies import SplitMix64
+from .winning import WinPlayer, check_table, others_of, sheet_arrays
+
+MAX_ROLLOUTS = 10 ** 7
+ROLLOUT_STRATEGIES = ("win", "lookahead", "qwixxer-ga")    # what may play on in rollouts
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A chance of winning measured by playing the game on `rollouts` times."""
+    chance: float
+    standard_error: float
+    rollouts: int
+
+
+def check_rollouts(rollouts: object, seed: object) -> None:
+    if not is_whole(rollouts) or not 1 <= rollouts <= MAX_ROLLOUTS:
+        raise GameError(f"rollouts must be 1..{MAX_ROLLOUTS:,}, not {clip(rollouts)}")
+    if not is_whole(seed) or not 0 <= seed < 2 ** 64:
+        raise GameError(f"seed must be a whole number 0 .. 2**64-1, not {clip(seed)}")
+
+
+def check_rollout_players(strategies: object, learned: object, table: Sequence[Sheet],
+                          lock_after: int) -> list[str]:
+    """The strategy of each seat in rollouts (`win` at every seat when None), and a learned
+    value that fits the table."""
+    if strategies is None:
+        strategies = ["win"] * len(table)
+    if (not isinstance(strategies, (list, tuple)) or len(strategies) != len(table)
+            or any(name not in ROLLOUT_STRATEGIES for name in strategies)):
+        raise GameError(f"rollout strategies: one per seat ({len(table)}), each one of "
+                        f"{', '.join(ROLLOUT_STRATEGIES)}, not {clip(strategies)}")
+    if learned is not None:
+        if "lookahead" not in strategies:
+            raise GameError("a learned value is read by lookahead players only")
+        learned_for(len(table), lock_after, check_learned(learned, len(table)))
+    return list(strategies)
+
+
+def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                   active: int, option: Option, rollouts: int, seed: int = 0, *,
+                   strategies: Optional[Sequence[str]] = None,
+                   learned: Optional[LearnedValue] = None) -> Estimate:
+    """The chance that the player at `seat` wins when it plays `option` on this roll of the
+    player `active` (its action 2 only if it is the active one and the mark is still legal
+    once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
+    ROLLOUT_STRATEGIES; `win` at every seat by default; lookahead players read `learned`, or
+    the race model without it): the mean share over `rollouts` games played on by the kernel,
+    with its standard error. The same seed gives every option the same rolls (common random
+    numbers: differences between options are measured more precisely than each chance)."""
+    table, seat = check_table(sheets, seat, race)
+    if not is_whole(active) or not 0 <= active < len(table):
+        raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
+    check_rollouts(rollouts, seed)
+    strategies = check_rollout_players(strategies, learned, table, race.lock_after)
+    dice = Dice.parse(dice)
+    first, second = option
+    if seat != active and second is not None:
+        raise GameError("only the active player has an action 2")
+    if first is not None and not table[seat].can_mark(first, dice.white_sum):
+        raise GameError(f"the white sum {dice.white_sum} cannot be marked in {first}")
+    row, box = -1, 0
+    if second is not None:
+        colour, number = second
+        problem = colour_sum_problem(dice, colour, number)
+        if problem is not None:
+            raise GameError(problem)
+        row, box = COLOURS.index(colour), position(colour, number)
+    codes = np.array([_simulate.STRATEGY_CODES[name] for name in strategies], dtype=np.intc)
+    shares = np.zeros(rollouts, dtype=np.float64)
+    last, marks, locked, penalties, closed = sheet_arrays(table)
+    _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
+                       race.lock_after, last, marks, locked, penalties, closed, active,
+                       np.array(dice, dtype=np.intc), seat,
+                       -1 if first is None else COLOURS.index(first), row, box, seed, shares,
+                       learned=None if learned is None else learned.weights,
+                       **race.kernel_arrays())
+    spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
+    return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
+
+
+def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
+                          dice: Dice | str, active: int, option: Option, rollouts: int,
+                          seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
+                          learned: Optional[LearnedValue] = None) -> list[float]:
+    """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
+    def player(name: str, game: Game, at: int) -> Player:
+        if name == "lookahead":
+            return LookaheadPlayer(race, learned, game, at)
+        if name == "qwixxer-ga":
+            return QwixxerPlayer(game, at)
+        return WinPlayer(race, game, at)
+
+    table, seat = check_table(sheets, seat, race)
+    names = check_rollout_players(strategies, learned, table, race.lock_after)
+    dice = Dice.parse(dice)
+    shares = []
+    for index in range(rollouts):
+        stream = SplitMix64.for_game(seed, index)
+        game = Game(len(table), list(table), active, lock_after=race.lock_after)
+        players = [player(name, game, i) for i, name in enumerate(names)]
+        planned = PlannedPlayer(players[seat], option)
+        players[seat] = planned
+        game.play_turn_with(dice, players)
+        planned.planned = False
+        while not game.is_over():
+            game.play_turn_with(stream.roll(), players)
+        shares.append(final_share(game.sheets[seat], others_of(game.sheets, seat)))
+    return shares
