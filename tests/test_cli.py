@@ -132,6 +132,60 @@ def test_a_human_whose_clock_runs_out_loses_on_time():
     assert "X 0:00.0 | O 0:10.0" in shown
 
 
+def play_json(capsys, monkeypatch, typed, *argv):
+    """`quixo play --json` on 3x3 (search only) with `typed` on stdin: the JSON object and
+    the dialogue."""
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in typed)))
+    status = main(["play", "--size", "3", "--time", "0.05", "--no-tablebase", "--json", *argv])
+    captured = capsys.readouterr()
+    assert status == 0 and captured.out.count("\n") == 1     # one object, one line
+    return json.loads(captured.out), captured.err
+
+
+def replayed(payload):
+    from quixo_solver import Board
+    board = Board(payload["start"])
+    for move in payload["moves"]:
+        board.push(move)
+    return str(board)
+
+
+def test_play_json_prints_one_object_and_talks_on_stderr(capsys, monkeypatch):
+    payload, dialogue = play_json(capsys, monkeypatch, ["a1c1", "quit"])
+    assert payload["start"] == ".../.../... X" and payload["human"] == "X"
+    assert payload["moves"][0] == "a1c1" and len(payload["moves"]) == 2
+    assert replayed(payload) == payload["position"]
+    assert (payload["result"], payload["reason"]) == ("*", "abandoned")
+    assert "X to move>" in dialogue and "engine plays" in dialogue
+
+
+def test_play_json_reports_a_game_won_by_a_line(capsys, monkeypatch):
+    from quixo_solver import Board
+    every_move = [str(move) for move in Board(size=3).legal_moves]
+    # O tries every move in turn until one is legal; 3x3 is a first-player win
+    payload, dialogue = play_json(capsys, monkeypatch, every_move * 40, "--as", "o")
+    assert payload["human"] == "O" and replayed(payload) == payload["position"]
+    assert (payload["result"], payload["reason"]) == ("1-0", "line")
+    assert Board(payload["position"]).winner() == "X" and "the engine wins" in dialogue
+
+
+def test_play_json_reports_a_loss_on_time(capsys, monkeypatch):
+    import io
+    import time
+
+    class SlowHuman(io.StringIO):
+        def readline(self, *size):
+            time.sleep(1.2)             # the human's 1 s clock runs out while they think
+            return super().readline(*size)
+
+    monkeypatch.setattr("sys.stdin", SlowHuman("a1c1\n"))
+    status = main(["play", "--size", "3", "--clock", "1", "--no-tablebase", "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert status == 0 and payload["moves"] == []
+    assert (payload["result"], payload["reason"]) == ("0-1", "time")
+
+
 def test_undo_gives_the_clocks_back():
     result, board, shown = play_with_clock("10s", [(4, "a1e1"), (3, "undo"), (1, "quit")])
     clocks = [line for line in shown if line.startswith("X ")]

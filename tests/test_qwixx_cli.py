@@ -249,7 +249,7 @@ CLI_CASES = [
     (["advise", "--sheet", "red:2"], "required: --dice"),
     (["probabilities", "--bogus", LONG], "unrecognized arguments"),
     (["value", "--sheet", LONG], "has no ':'"),
-    (["value", "--sheet", "red:" + "2," * 5000], "at most 11 numbers"),
+    (["value", "--sheet", "red:" + ",".join(["2"] * 5000)], "at most 11 numbers"),
     (["advise", "--sheet", "red:2", "--dice", "1," * 5000], "expected six numbers"),
     (["advise", "--sheet", "red:2", "--dice", "1,2,3,4,5,\u0666"], "expected six numbers"),
     (["value", "--dir", ""], "--dir"),

@@ -35,6 +35,10 @@ def test_notation_round_trip_and_any_order():
     ("penalties:1,2", "penalties takes one number"),
     ("red:2 red:3", "appears twice"),
     ("red", "has no ':'"),
+    ("red:2,,3", "empty item between commas"),
+    ("red:2,3,", "empty item between commas"),
+    ("penalties:,", "empty item between commas"),
+    ("closed:red,red", "lists a row twice"),
 ])
 def test_impossible_sheets_are_refused(text, fragment):
     if fragment is None:

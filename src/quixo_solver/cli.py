@@ -48,13 +48,14 @@ def command_perft(args: argparse.Namespace) -> None:
     if args.divide:
         counts = perft_divide(board, args.depth, threads=args.threads)
         nodes = sum(counts.values()) if args.depth > 0 else 1
+        payload["nodes"] = nodes        # the SPEC's fields first
         payload["divide"] = [{"move": str(m), "nodes": n} for m, n in counts.items()]
         lines = [f"{m}: {n}" for m, n in counts.items()]
     else:
         nodes = perft(board, args.depth, threads=args.threads)
+        payload["nodes"] = nodes
         lines = []
     seconds = time.perf_counter() - started
-    payload["nodes"] = nodes
     payload["seconds"] = round(seconds, 6)
     lines.append(f"nodes: {nodes}")
     lines.append(f"time: {seconds:.3f} s ({nodes / max(seconds, 1e-9) / 1e6:.1f} M/s)")
@@ -108,9 +109,26 @@ def command_analyze(args: argparse.Namespace) -> None:
 
 
 def command_play(args: argparse.Namespace) -> None:
+    """The game in the terminal; with --json the dialogue goes to stderr and stdout gets one
+    object once the game is over: the start, the moves, the result and why it ended."""
     board = find_variant(args.players).start(args.size)
+    start = str(board)
     solver = _solver(board, args)
-    play.run(board, solver, human=args.as_, seconds=args.time or 2.0, clock=args.clock)
+    if not args.json:
+        play.run(board, solver, human=args.as_, seconds=args.time or 2.0, clock=args.clock)
+        return
+
+    def read(prompt: str) -> str:
+        print(prompt, end="", file=sys.stderr, flush=True)
+        return input()
+
+    result = play.run(board, solver, human=args.as_, seconds=args.time or 2.0,
+                      clock=args.clock, read=read,
+                      write=lambda line: print(line, file=sys.stderr))
+    reason = ("abandoned" if result == "*" else "line" if board.is_game_over() else "time")
+    moves = [str(move) for move in board.move_stack]
+    print(json.dumps({"start": start, "human": args.as_, "moves": moves,
+                      "position": str(board), "result": result, "reason": reason}))
 
 
 def command_match(args: argparse.Namespace) -> None:

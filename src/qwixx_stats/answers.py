@@ -4,7 +4,7 @@ the command line prints them with --json and the explorer's web API (`quixo serv
 (SPEC "Command line" and "Web"). The text the command line prints without --json is read from
 the same objects.
 
-    value_answer(sheet, values)                       {"sheet", "lock_after", "expected_score"}
+    value_answer(sheet, values)                       {"sheet", "expected_score", "lock_after"}
     advise_answer(sheet, dice, values, passive)       every option by its expected final score
     advise_to_win_answer(sheet, dice, opponents, advisor, ...)  by the chance of winning
 
@@ -24,8 +24,8 @@ from .rollouts import Estimate
 
 def value_answer(sheet: Sheet, values: ExpectedValues) -> dict[str, Any]:
     """`qwixx value --json`: the expected final score of optimal single-player play."""
-    return {"sheet": str(sheet), "lock_after": sheet.lock_after,
-            "expected_score": values.value(sheet)}
+    return {"sheet": str(sheet), "expected_score": values.value(sheet),
+            "lock_after": sheet.lock_after}
 
 
 def describe(option: Option) -> dict[str, Any]:

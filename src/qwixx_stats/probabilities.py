@@ -45,8 +45,8 @@ def exact_tables() -> dict[str, Any]:
         "passive": dict(white),
         "active_colour": colour,
         "active_any": either,
-        "lock_passive": white[LAST_NUMBER],
         "lock_active": either[LAST_NUMBER],
+        "lock_passive": white[LAST_NUMBER],
         "usable_sums_active": usable,
     }
 
@@ -65,8 +65,8 @@ def float_tables() -> dict[str, npt.NDArray[np.float64] | float]:
         "passive": white.copy(),
         "active_colour": hits_colour.mean(axis=1),
         "active_any": hits_any.mean(axis=1),
-        "lock_passive": float(white[LAST_NUMBER]),
         "lock_active": float(hits_any.mean(axis=1)[LAST_NUMBER]),
+        "lock_passive": float(white[LAST_NUMBER]),
         "usable_sums_active": float(hits_any.sum(axis=0).mean()),
     }
 

@@ -125,7 +125,9 @@ class Sheet:
             if key in seen:
                 raise SheetError(f"{clip(key)} appears twice in the sheet")
             seen.add(key)
-            items = [item for item in value.split(",") if item] if value else []
+            items = value.split(",") if value else []
+            if "" in items:
+                raise SheetError(f"sheet token {clip(token)} has an empty item between commas")
             if key in ROW_NUMBERS:
                 rows[key] = tuple(_number(item, key) for item in items)
             elif key == "penalties":
@@ -134,6 +136,8 @@ class Sheet:
                 penalties = _number(items[0], key)
             elif key == "closed":
                 closed = {check_colour(item) for item in items}
+                if len(closed) != len(items):
+                    raise SheetError(f"closed lists a row twice: {clip(value)}")
             else:
                 raise SheetError(f"unknown sheet token {clip(key)}: expected red, yellow, green, "
                                  "blue, penalties or closed")

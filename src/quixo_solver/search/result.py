@@ -42,9 +42,11 @@ class SearchResult:
         return cls("win" if status > 0 else "loss", 0, None, source="terminal")
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "plies": self.plies, "plies_at_most": self.plies_at_most,
+        # the SPEC's fields first, in its order
+        return {"value": self.value, "plies": self.plies,
                 "best_move": None if self.best_move is None else str(self.best_move),
-                "source": self.source, "pv": [str(m) for m in self.principal_variation],
+                "source": self.source, "plies_at_most": self.plies_at_most,
+                "pv": [str(m) for m in self.principal_variation],
                 "depth": self.depth, "nodes": self.nodes, "seconds": round(self.seconds, 6),
                 "proof_search": self.proof_search}
 
