@@ -13,8 +13,8 @@ from .errors import GameError
 from .game import Option
 from .lookahead import LearnedValue, learned_for, rate_lookahead
 from .race import RaceTable
-from .sheet import Dice, Sheet
 from .rollouts import Estimate, rollout_chance
+from .sheet import Dice, Sheet
 from .solitaire import ExpectedValues
 from .winning import RatedOption, rate_active, rate_passive, rate_second, ranked
 

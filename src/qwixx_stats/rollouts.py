@@ -1,5 +1,6 @@
-"""Rollouts: a choice's chance of winning measured by playing the game on, the check of the
-models' estimates (`qwixx advise --rollouts`, Advisor.measured) and the search of experiments.
+"""Rollouts: a choice's chance of winning measured by playing the game on. They check the
+models' estimates (`qwixx advise --rollouts`, Advisor.measured) and rate close choices in
+benchmarks/qwixx_endgame_search.py.
 
 A rollout plays the chosen option on this roll, then the game to its end with every seat
 playing by its strategy (win, lookahead or qwixxer-ga), on rolls drawn from the seed: the same
