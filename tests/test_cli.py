@@ -132,15 +132,19 @@ def test_a_human_whose_clock_runs_out_loses_on_time():
     assert "X 0:00.0 | O 0:10.0" in shown
 
 
-def play_json(capsys, monkeypatch, typed, *argv):
-    """`quixo play --json` on 3x3 (search only) with `typed` on stdin: the JSON object and
-    the dialogue."""
-    import io
-    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in typed)))
-    status = main(["play", "--size", "3", "--time", "0.05", "--no-tablebase", "--json", *argv])
+def play_json(capsys, monkeypatch, stdin, *argv):
+    """`quixo play --json` on 3x3 (search only) reading `stdin`: the JSON object and the
+    dialogue."""
+    monkeypatch.setattr("sys.stdin", stdin)
+    status = main(["play", "--size", "3", "--no-tablebase", "--json", *argv])
     captured = capsys.readouterr()
     assert status == 0 and captured.out.count("\n") == 1     # one object, one line
     return json.loads(captured.out), captured.err
+
+
+def typed(lines):
+    import io
+    return io.StringIO("".join(line + "\n" for line in lines))
 
 
 def replayed(payload):
@@ -152,7 +156,8 @@ def replayed(payload):
 
 
 def test_play_json_prints_one_object_and_talks_on_stderr(capsys, monkeypatch):
-    payload, dialogue = play_json(capsys, monkeypatch, ["a1c1", "quit"])
+    payload, dialogue = play_json(capsys, monkeypatch, typed(["a1c1", "quit"]),
+                                  "--time", "0.05")
     assert payload["start"] == ".../.../... X" and payload["human"] == "X"
     assert payload["moves"][0] == "a1c1" and len(payload["moves"]) == 2
     assert replayed(payload) == payload["position"]
@@ -164,7 +169,8 @@ def test_play_json_reports_a_game_won_by_a_line(capsys, monkeypatch):
     from quixo_solver import Board
     every_move = [str(move) for move in Board(size=3).legal_moves]
     # O tries every move in turn until one is legal; 3x3 is a first-player win
-    payload, dialogue = play_json(capsys, monkeypatch, every_move * 40, "--as", "o")
+    payload, dialogue = play_json(capsys, monkeypatch, typed(every_move * 40), "--time", "0.05",
+                                  "--as", "o")
     assert payload["human"] == "O" and replayed(payload) == payload["position"]
     assert (payload["result"], payload["reason"]) == ("1-0", "line")
     assert Board(payload["position"]).winner() == "X" and "the engine wins" in dialogue
@@ -179,10 +185,8 @@ def test_play_json_reports_a_loss_on_time(capsys, monkeypatch):
             time.sleep(1.2)             # the human's 1 s clock runs out while they think
             return super().readline(*size)
 
-    monkeypatch.setattr("sys.stdin", SlowHuman("a1c1\n"))
-    status = main(["play", "--size", "3", "--clock", "1", "--no-tablebase", "--json"])
-    payload = json.loads(capsys.readouterr().out)
-    assert status == 0 and payload["moves"] == []
+    payload, _ = play_json(capsys, monkeypatch, SlowHuman("a1c1\n"), "--clock", "1")
+    assert payload["moves"] == []
     assert (payload["result"], payload["reason"]) == ("0-1", "time")
 
 

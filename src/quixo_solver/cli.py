@@ -114,17 +114,17 @@ def command_play(args: argparse.Namespace) -> None:
     board = find_variant(args.players).start(args.size)
     start = str(board)
     solver = _solver(board, args)
-    if not args.json:
-        play.run(board, solver, human=args.as_, seconds=args.time or 2.0, clock=args.clock)
-        return
+    talk = sys.stderr if args.json else sys.stdout
 
-    def read(prompt: str) -> str:
+    def prompt_on_stderr(prompt: str) -> str:
         print(prompt, end="", file=sys.stderr, flush=True)
         return input()
 
     result = play.run(board, solver, human=args.as_, seconds=args.time or 2.0,
-                      clock=args.clock, read=read,
-                      write=lambda line: print(line, file=sys.stderr))
+                      clock=args.clock, read=prompt_on_stderr if args.json else input,
+                      write=lambda line: print(line, file=talk))
+    if not args.json:
+        return
     reason = ("abandoned" if result == "*" else "line" if board.is_game_over() else "time")
     moves = [str(move) for move in board.move_stack]
     print(json.dumps({"start": start, "human": args.as_, "moves": moves,
