@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from solverkit.commandline import (CommandFailed, OneLineParser, number, parsed, run_command,
-                                   whole_number)
+from solverkit.commandline import (CommandFailed, OneLineParser, number, parse_duration, parsed,
+                                   run_command, whole_number)
 from solverkit.version import __version__
 
 from . import answers, limits, play
@@ -24,6 +24,7 @@ from .baseboard import BaseBoard
 from .errors import QuixoError
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set
+from .tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
 from .tablebase.files import VERSION as TABLE_FORMAT
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
@@ -149,9 +150,8 @@ def command_match(args: argparse.Namespace) -> None:
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
-    stop_after = None if args.stop_after is None else args.stop_after * 60
     run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
-                          stop_after=stop_after, sprt=args.sprt)
+                          stop_after=args.stop_after, sprt=args.sprt)
     payload = match.summary(run, settings, args.pairs, jobs, records)
     payload["summary"] = str(summary_file)
     match.write_summary(summary_file, payload)
@@ -240,7 +240,8 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
     client = _cluster_client(args)
     try:
         report = tb.build(_directory(args), args.size, args.max_blanks, jobs=args.jobs,
-                          force=args.force, client=client)
+                          force=args.force, client=client, stop_after=args.stop_after,
+                          checkpoint_seconds=args.checkpoint_every)
     finally:
         if client is not None:
             client.close()
@@ -248,10 +249,19 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
                "solved": len(report.solved), "already_built": len(report.skipped),
                "positions": sum(unit.positions for unit in report.solved),
                "entries": sum(unit.entries for unit in report.solved),
-               "seconds": round(report.seconds, 3)}
-    _emit(args, payload, [f"solved {payload['solved']} class pairs ({payload['positions']} "
-                          f"positions) in {report.seconds:.1f} s; {payload['already_built']} "
-                          f"were already built, in {report.directory}"])
+               "seconds": round(report.seconds, 3), "complete": report.complete,
+               "left": len(report.left), "entries_left": sum(u.entries for u in report.left),
+               "resumed": [{"mover": u.mover_count, "opponent": u.opponent_count,
+                            "plies": place.plies} for u, place in report.resumed.items()]}
+    lines = [f"solved {payload['solved']} class pairs ({payload['positions']} positions) in "
+             f"{report.seconds:.1f} s; {payload['already_built']} were already built, in "
+             f"{report.directory}"]
+    lines += [f"{unit} resumed from its saved state" for unit in report.resumed]
+    if report.left:
+        lines.append(f"stopped after the time budget: {len(report.left)} class pairs "
+                     f"({payload['entries_left']:,} entries) are left, from {report.left[0]}; "
+                     "their saved state is kept: run the same command again to resume")
+    _emit(args, payload, lines)
 
 
 def command_tablebase_compress(args: argparse.Namespace) -> None:
@@ -429,14 +439,13 @@ _workers = whole_number("a number of workers", 1, 100000)
 _port = whole_number("a port", 1, 65535)
 _queue = whole_number("a queue length", 0, 100000)
 _gib = number("a number of GiB", lambda value: limits.check_positive("the memory", value, 1e6))
+_duration = parsed("a duration", parse_duration)
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
-_minutes = number("a number of minutes", lambda value: limits.check_positive("the time", value,
-                                                                              1e7))
 _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
@@ -586,8 +595,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--summary", default=None, metavar="FILE",
                    help="the JSON summary (default: the records file's name with "
                    ".summary.json)")
-    p.add_argument("--stop-after", type=_minutes, default=None, metavar="MINUTES",
-                   help="start no game after this many minutes (run again to resume)")
+    p.add_argument("--stop-after", type=_duration, default=None, metavar="DURATION",
+                   help="start no game after this long (90m, 2h30m, or minutes; run again to "
+                   "resume)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1[,alpha=A,"
                    "beta=B]", help="a sequential probability ratio test of normalized Elo "
                    "(pentanomial, as fastchess and OpenBench): the match stops once it "
@@ -628,6 +638,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--memory-per-worker", type=_gib, default=None, metavar="GiB",
                    help="with --workers: memory each worker gives to units (default: the "
                    "available memory, shared)")
+    q.add_argument("--stop-after", type=_duration, default=None, metavar="DURATION",
+                   help="end cleanly after this long (2h30m, 90m, 45s, or minutes), the pair "
+                   "being solved saved: the same command resumes (under a job's wall-time "
+                   "limit, leave a few minutes for the last save)")
+    q.add_argument("--checkpoint-every", type=_duration, default=DEFAULT_CHECKPOINT,
+                   metavar="DURATION",
+                   help="a long pair saves its state this often, so that a build killed at any "
+                   f"moment loses at most about that much work (default "
+                   f"{DEFAULT_CHECKPOINT / 60:g}m)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_build)
 
