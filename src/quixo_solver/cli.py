@@ -26,6 +26,7 @@ from .search import DEPTH_LIMIT
 from .search.weights import weight_set
 from .tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
 from .tablebase.files import VERSION as TABLE_FORMAT
+from .tablebase.verify import MAX_SAMPLE
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
@@ -367,20 +368,27 @@ def command_tablebase_stats(args: argparse.Namespace) -> None:
 
 def command_tablebase_verify(args: argparse.Namespace) -> None:
     report = tb.verify(_directory(args), args.size, jobs=args.jobs, min_blanks=args.min_blanks,
-                       max_blanks=args.max_blanks)
+                       max_blanks=args.max_blanks, sample=args.sample, seed=args.seed)
     failures = [c for c in report.classes if c.mismatches]
+    # a sampled check says so, with the entries it re-derived: never "verified N positions"
+    checked = sum(c.sampled or 0 for c in report.classes)
     payload = {"size": args.size, "classes": len(report.classes),
                "positions": sum(c.positions for c in report.classes),
                "mismatches": report.mismatches,
+               "check": "whole" if args.sample is None else "sampled",
+               "sample": args.sample, "seed": args.seed if args.sample is not None else None,
+               "entries_checked": checked if args.sample is not None else None,
                "failures": [{"mover": c.mover_count, "opponent": c.opponent_count,
                              "mismatches": c.mismatches, "first_indices": c.examples,
                              "damaged": c.damaged} for c in failures]}
     lines = [f"class ({c.mover_count}, {c.opponent_count}): "
              + (c.damaged or f"{c.mismatches} mismatches, first at {c.examples}")
              for c in failures]
-    _emit(args, payload, lines + [f"verified {payload['classes']} classes, "
-                                  f"{payload['positions']} positions: {report.mismatches} "
-                                  "mismatches"])
+    summary = (f"verified {payload['classes']} classes, {payload['positions']} positions"
+               if args.sample is None else
+               f"sampled {args.sample} entries a class (every entry of a smaller one, seed "
+               f"{args.seed}): {checked} entries of {payload['classes']} classes re-derived")
+    _emit(args, payload, lines + [f"{summary}: {report.mismatches} mismatches"])
     if not report.ok:
         raise CommandFailed("the tables disagree with their children")
 
@@ -446,6 +454,7 @@ _pairs = whole_number("a number of game pairs", 1, 1000000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
+_sample = whole_number("a number of entries", 1, MAX_SAMPLE)
 _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
@@ -682,6 +691,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="verify only the classes with at least this many blanks (default 0)")
     q.add_argument("--max-blanks", type=_blanks, default=None,
                    help="... and at most this many (default: every built class)")
+    q.add_argument("--sample", type=_sample, default=None, metavar="N",
+                   help="re-derive N random entries of each class (runs of 512 entries, every "
+                        "entry of a smaller class) instead of every entry")
+    q.add_argument("--seed", type=_seed, default=0, help="seed of the sample (default 0)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_verify)
 

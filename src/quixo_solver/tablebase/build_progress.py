@@ -23,8 +23,8 @@ def place_label(unit: plan.Unit, place: Place, longest: int) -> str:
     assigned yet (passes run until they pass it)."""
     a, b = unit.classes[place.side]
     if place.stage == 0:
-        return f"{unit} ({a}, {b}) {KERNELS[place.kernel]}"
-    return f"{unit} ply {place.plies}/{longest + 1}"
+        return f"{unit}: class ({a}, {b}) {KERNELS[place.kernel]}"
+    return f"{unit}: ply {place.plies}/{longest + 1}"
 
 
 class BuildProgress(Progress):
