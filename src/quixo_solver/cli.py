@@ -375,6 +375,26 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
         raise CommandFailed("the tables disagree with their children")
 
 
+def command_tablebase_manifest(args: argparse.Namespace) -> None:
+    from solverkit.progress import Progress
+
+    from .tablebase import manifest
+
+    directory = _directory(args)
+    started = time.perf_counter()
+    total = sum(path.stat().st_size for path, _ in manifest.table_files(directory))
+    bar = Progress(total, "hashing")
+    found = manifest.folder_manifest(directory, jobs=args.jobs, hashed=bar.advance)
+    bar.close()
+    path = manifest.write_manifest(directory, found)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(found.to_json()))
+        return
+    print(f"{len(found.files)} table files, {total:,} bytes, hashed in {seconds:.1f} s "
+          f"({total / 1e6 / max(seconds, 1e-9):,.0f} MB/s); the manifest is {path}")
+
+
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
@@ -499,6 +519,11 @@ and time; the critical path; the wall time on --workers workers of --cores cores
 throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) unless --throughput
 gives it."""
 
+
+MANIFEST_DESCRIPTION = """Write DIR/MANIFEST.json (atomically; --json prints it too):
+every table file of the folder, of every board size, sorted by name, with its bytes, SHA-256,
+format and win/draw/loss counts over raw positions (from its checked header). A mirror serves
+it beside the files; quixo tablebase download checks every file against it."""
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
@@ -665,6 +690,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="... and at most this many (default: every built class)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_verify)
+
+    q = tablebase_commands.add_parser(
+        "manifest", help="write the folder's MANIFEST.json: every table file with its bytes, "
+        "SHA-256, format and class counts", description=MANIFEST_DESCRIPTION)
+    _common(q, directory=True, jobs=True)
+    q.set_defaults(handler=command_tablebase_manifest)
 
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
