@@ -395,6 +395,20 @@ def command_tablebase_manifest(args: argparse.Namespace) -> None:
           f"({total / 1e6 / max(seconds, 1e-9):,.0f} MB/s); the manifest is {path}")
 
 
+def command_tablebase_download(args: argparse.Namespace) -> None:
+    from .tablebase import download
+
+    settings = download.DownloadSettings(jobs=args.jobs, timeout=args.timeout)
+    report = download.download(args.base, _directory(args), args.size, args.max_blanks,
+                               settings)
+    payload = {"base": report.base, "files": report.files, "bytes": report.bytes,
+               "fetched": len(report.fetched), "kept": len(report.kept)}
+    _emit(args, payload, [f"fetched {len(report.fetched)} files and kept "
+                          f"{len(report.kept)} already there: {report.files} files, "
+                          f"{report.bytes / 1e6:,.1f} MB in {report.directory}, checked "
+                          f"against {report.base} ({report.seconds:.1f} s)"])
+
+
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
@@ -452,6 +466,7 @@ _gib = number("a number of GiB", lambda value: limits.check_positive("the memory
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
+_downloads = whole_number("a number of files at once", 1, 64)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
@@ -524,6 +539,15 @@ MANIFEST_DESCRIPTION = """Write DIR/MANIFEST.json (atomically; --json prints it 
 every table file of the folder, of every board size, sorted by name, with its bytes, SHA-256,
 format and win/draw/loss counts over raw positions (from its checked header). A mirror serves
 it beside the files; quixo tablebase download checks every file against it."""
+
+DOWNLOAD_DESCRIPTION = """Fetch the tables a mirror's manifest lists (BASE/MANIFEST.json; all
+of them, or those of --size with at most --max-blanks blanks) into --dir, --jobs files at once.
+A file takes its name only once its length, SHA-256 and counts are the manifest's and its own
+header and block checksums hold; until then it is NAME.download beside it. Interrupted
+transfers resume (Range requests); transient faults are retried with backoff (or after the
+server's Retry-After); files already there and matching are kept. A manifest or a file that
+does not check out is refused, and the files already checked are kept."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
@@ -697,6 +721,24 @@ def build_parser() -> argparse.ArgumentParser:
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_manifest)
 
+    q = tablebase_commands.add_parser(
+        "download", help="fetch tables from a mirror, each checked against its manifest",
+        description=DOWNLOAD_DESCRIPTION)
+    q.add_argument("base", metavar="BASE",
+                   help="the mirror's URL, which serves BASE/MANIFEST.json and the files "
+                   "(another quixo serve: http://HOST:PORT/tables)")
+    q.add_argument("--size", type=_size, default=None,
+                   help="only the tables of this board size (default: every size listed)")
+    q.add_argument("--max-blanks", type=_blanks, default=None,
+                   help="only classes with at most this many blank cubes (default: all)")
+    q.add_argument("--jobs", type=_downloads, default=4,
+                   help="files fetched at once (default 4)")
+    q.add_argument("--timeout", type=_seconds, default=30.0,
+                   help="seconds a silent connection is waited for before it is retried "
+                   "(default 30)")
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_download)
+
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
     _common(q, directory=True)
@@ -736,6 +778,8 @@ INTERRUPTED: dict[str | None, str] = {
     "build": "interrupted; the finished classes are kept, run the same command again to resume",
     "compress": "interrupted; the converted tables are kept, run the same command again to "
                 "resume",
+    "download": "interrupted; the files already checked are kept, run the same command again "
+                "to resume",
     "match": "interrupted; the finished games are kept in the records file, run the same "
              "command again to resume"}
 
