@@ -409,6 +409,21 @@ def command_tablebase_download(args: argparse.Namespace) -> None:
                           f"against {report.base} ({report.seconds:.1f} s)"])
 
 
+def command_tablebase_sample(args: argparse.Namespace) -> None:
+    from .tablebase import sample
+
+    with tb.Tablebase(_directory(args)) as tablebase:
+        drawn = sample.draw(tablebase, args.size, args.count, args.blanks, args.seed)
+    path = sample.write_sample(args.out, drawn)
+    counts = {name: int((drawn.value == wdl).sum())
+              for name, wdl in (("win", 1), ("draw", 0), ("loss", -1))}
+    payload = {"out": str(path), "size": args.size, "count": args.count,
+               "blank_counts": list(drawn.blank_counts), "seed": args.seed, **counts}
+    _emit(args, payload, [f"{args.count:,} positions of {', '.join(map(str, drawn.blank_counts))}"
+                          f" blanks ({counts['win']:,} won, {counts['draw']:,} drawn, "
+                          f"{counts['loss']:,} lost by the player to move) in {path}"])
+
+
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
@@ -446,6 +461,20 @@ def _size(text: str) -> int:
     return int(text)
 
 
+def _blank_list(text: str) -> list[int]:
+    """An argparse type: blank counts such as 0,1,2 or 3-6 (or both: 0,3-6)."""
+    counts: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        first = _blanks(low)
+        last = _blanks(high) if high else first
+        if last < first:
+            raise argparse.ArgumentTypeError(f"a range of blank counts goes up, not "
+                                             f"{part.strip()!r}")
+        counts += range(first, last + 1)
+    return counts
+
+
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
     from .match import EngineSetting
@@ -467,6 +496,7 @@ _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
 _downloads = whole_number("a number of files at once", 1, 64)
+_sample_count = whole_number("a number of positions", 1, 10_000_000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
@@ -547,6 +577,14 @@ header and block checksums hold; until then it is NAME.download beside it. Inter
 transfers resume (Range requests); transient faults are retried with backoff (or after the
 server's Retry-After); files already there and matching are kept. A manifest or a file that
 does not check out is refused, and the files already checked are kept."""
+
+
+SAMPLE_DESCRIPTION = """Write COUNT positions drawn uniformly at random, with replacement,
+from every position (board and player to move) with a number of blanks in LIST, each with its
+value and plies from the tables of --dir, to a numpy .npz file: position, mover, opponent,
+turn, blanks, value (+1, 0, -1 for the player to move), plies (-1 for a draw). A class is drawn
+with chance proportional to its raw positions, then an arrangement of its cubes uniformly,
+then X or O to move; the same seed gives the same sample."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -738,6 +776,18 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 30)")
     _common(q, directory=True)
     q.set_defaults(handler=command_tablebase_download)
+
+    q = tablebase_commands.add_parser(
+        "sample", help="random positions with their exact values, for learning (.npz)",
+        description=SAMPLE_DESCRIPTION)
+    q.add_argument("--count", type=_sample_count, required=True, help="positions to draw")
+    q.add_argument("--blanks", type=_blank_list, required=True, metavar="LIST",
+                   help="the blank counts to draw from, such as 0,1,2 or 3-6")
+    q.add_argument("--seed", type=_seed, required=True)
+    q.add_argument("--out", required=True, metavar="FILE", help="the .npz file to write")
+    q.add_argument("--size", type=_size, default=5)
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_sample)
 
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
