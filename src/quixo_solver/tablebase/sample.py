@@ -8,13 +8,13 @@ the same chance, 1 / (2 R), where R is the number of raw positions (arrangements
 the board) of their classes. Positions with a line on the board and unreachable ones are
 included, as in the tables' counts (SPEC "Terminal positions"). The draw, with numpy's
 default generator (PCG64) seeded with the seed:
-1. a class (mover's cubes a, opponent's cubes b) of the blank counts B, with chance exactly
-   proportional to its raw positions (an integer drawn uniformly below R, placed among the
-   classes' cumulative counts, in the order of B sorted, then a from 0);
-2. the cells of its cubes: a uniformly random permutation of a mover's, b opponent's and the
-   blank cells (numpy's Generator.permuted, row by row);
-3. the player to move, X or O, with chance 1/2 each (a class is relative to the player to
-   move: the mover's cubes show the mover's symbol).
+- first a class (mover's cubes a, opponent's cubes b) of the blank counts B, with chance
+  exactly proportional to its raw positions (an integer drawn uniformly below R, placed among
+  the classes' cumulative counts, in the order of B sorted, then a from 0);
+- then the cells of its cubes: a uniformly random permutation of a mover's, b opponent's and
+  the blank cells (numpy's Generator.permuted, row by row);
+- then the player to move, X or O, with chance 1/2 each (a class is relative to the player to
+  move: the mover's cubes show the mover's symbol).
 The same seed, blank counts, count and numpy version give the same sample.
 
 Uniform over positions weighs the blank counts by their raw positions, so the middle counts
