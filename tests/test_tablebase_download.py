@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from quixo_solver import LimitError
 from quixo_solver.cli import main
 from quixo_solver.tablebase import download, manifest
 from quixo_solver.tablebase.download import DownloadError, DownloadSettings
@@ -59,7 +60,7 @@ def fetch(mirror, folder, settings=FAST, **options):
 def assert_checked(folder, listed, names=None):
     """Every table file in `folder` is one the manifest lists and checks out; no partial file
     is left behind; with `names`, exactly those tables are there."""
-    entries = manifest.entries_by_name(listed.files)
+    entries = {entry.name: entry for entry in listed.files}
     present = sorted(path.name for path, _ in manifest.table_files(folder))
     for name in present:
         assert manifest.mismatch(folder / name, entries[name]) is None, name
@@ -217,7 +218,7 @@ def lying(listed, name, **changes):
 def test_a_manifest_that_lies_is_refused_for_that_file(source, listed, tmp_path, change,
                                                        reason):
     if change == "counts":
-        entry = manifest.entries_by_name(listed.files)[BIG]
+        entry = {entry.name: entry for entry in listed.files}[BIG]
         change = {"win": entry.win - 1, "loss": entry.loss + 1}
     with faulty_mirror(source, lying(listed, BIG, **change)) as mirror:
         with pytest.raises(ManifestError, match=reason) as raised:
@@ -340,3 +341,23 @@ def test_ctrl_c_keeps_what_is_checked_and_the_next_run_resumes(mirror, listed, t
     fetch(mirror, tmp_path)
     assert_complete(tmp_path, listed)
     assert mirror.requests(BIG)[-1].range == "bytes=25000-"
+
+
+@pytest.mark.parametrize("setting", [{"jobs": 0}, {"jobs": 65}, {"jobs": True},
+                                     {"attempts": 0}, {"timeout": 0}, {"backoff": -1},
+                                     {"timeout": float("nan")}])
+def test_bad_settings_are_refused(setting):
+    with pytest.raises(LimitError) as raised:
+        DownloadSettings(**setting)
+    assert_one_line(raised.value)
+
+
+def test_a_progress_bar_of_bytes_on_a_terminal_and_silence_elsewhere(mirror, listed, tmp_path,
+                                                                     capsys):
+    fetch(mirror, tmp_path / "quiet")                       # show_progress=False
+    download.download(mirror.url, tmp_path / "piped", settings=FAST)   # stderr is no terminal
+    assert capsys.readouterr().err == ""
+    download.download(mirror.url, tmp_path / "shown", settings=FAST, show_progress=True)
+    shown = capsys.readouterr().err.split("\r")[-1]
+    total = sum(e.bytes for e in listed.files) / 1e6
+    assert "100.0%" in shown and "s left" in shown and f"{total:.1f} of {total:.1f} MB" in shown

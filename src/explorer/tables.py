@@ -3,9 +3,10 @@
 
 - `/tables/MANIFEST.json` is the manifest of the folder as it is now: the table files are
   listed on every request, and a file is hashed only when it is new or has changed (its
-  size, modification time or inode differ from when it was hashed). The folder's own
-  MANIFEST.json, written by `quixo tablebase manifest`, is taken for the files that are not
-  newer than it, so a big folder is not hashed again at start-up. A file whose header does
+  size, modification or change time or inode differ from when it was hashed). The folder's
+  own MANIFEST.json, written by `quixo tablebase manifest`, is taken for the files neither
+  modified nor changed since it was written, so a big folder is not hashed again at
+  start-up. A file whose header does
   not check out is left out (and logged).
 - `/tables/<name>` is a table file, with Range requests (206, 416), ETag and Last-Modified.
   Only a table file's name (quixoNxN-AA-BB.qtb: no folder, no dots) reaches a file, only in
@@ -31,7 +32,7 @@ from solverkit.commandline import error_line
 from solverkit.messages import cut
 
 log = logging.getLogger("explorer")
-FileKey = tuple[int, int, int, int]     # size, modification time (ns), inode, device
+FileKey = tuple[int, int, int, int, int]  # size, modified, changed (ns), inode, device
 
 
 def file_key(path: Path) -> FileKey | None:
@@ -39,7 +40,7 @@ def file_key(path: Path) -> FileKey | None:
         found = path.stat()
     except OSError:
         return None
-    return (found.st_size, found.st_mtime_ns, found.st_ino, found.st_dev)
+    return (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino, found.st_dev)
 
 
 class TableFolder:
@@ -57,8 +58,8 @@ class TableFolder:
                 Route("/tables/{name}", self.file_response)]
 
     def seed(self) -> None:
-        """Take the entries of the folder's own MANIFEST.json for the files not newer than
-        it and of the length it says."""
+        """Take the entries of the folder's own MANIFEST.json for the files of the length it
+        says, neither modified nor changed (renamed, copied in) since it was written."""
         self.seeded = True
         path = self.directory / manifest.MANIFEST_NAME
         stamp = file_key(path)
@@ -71,7 +72,7 @@ class TableFolder:
             return
         for entry in written.files:
             key = file_key(self.directory / entry.name)
-            if key is not None and key[0] == entry.bytes and key[1] <= stamp[1]:
+            if key is not None and key[0] == entry.bytes and max(key[1], key[2]) <= stamp[1]:
                 self.hashed[entry.name] = (key, entry)
 
     def known(self, path: Path) -> ManifestEntry | None:

@@ -376,16 +376,18 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
 
 
 def command_tablebase_manifest(args: argparse.Namespace) -> None:
-    from solverkit.progress import Progress
+    from solverkit.progress import ByteProgress
 
     from .tablebase import manifest
 
     directory = _directory(args)
     started = time.perf_counter()
     total = sum(path.stat().st_size for path, _ in manifest.table_files(directory))
-    bar = Progress(total, "hashing")
-    found = manifest.folder_manifest(directory, jobs=args.jobs, hashed=bar.advance)
-    bar.close()
+    bar = ByteProgress(total)
+    try:
+        found = manifest.folder_manifest(directory, jobs=args.jobs, hashed=bar)
+    finally:
+        bar.close()
     path = manifest.write_manifest(directory, found)
     seconds = time.perf_counter() - started
     if args.json:

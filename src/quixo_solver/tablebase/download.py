@@ -36,8 +36,10 @@ from typing import Callable
 
 from solverkit.arrayfile import sync_folder
 from solverkit.messages import cut, cut_path
+from solverkit.progress import ByteProgress
 from solverkit.version import __version__
 
+from .. import limits
 from . import files, manifest
 from .errors import TablebaseError
 from .manifest import Manifest, ManifestEntry, ManifestError
@@ -73,7 +75,8 @@ class DownloadSettings:
     """`jobs`: files fetched at once; `timeout`: seconds a connection may stay silent;
     `attempts`: tries of one file (or the manifest) through transient faults; `backoff`: the
     first pause, doubled at each attempt (up to MAX_BACKOFF, with jitter); `max_retry_after`:
-    the longest Retry-After waited for (a longer one ends the download: run it again later)."""
+    the longest Retry-After waited for (a longer one ends the download: run it again later).
+    A bad number raises LimitError."""
     jobs: int = 4
     timeout: float = 30.0
     attempts: int = 8
@@ -81,18 +84,10 @@ class DownloadSettings:
     max_retry_after: float = 300.0
 
     def __post_init__(self) -> None:
-        if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or \
-                not 1 <= self.jobs <= 64:
-            raise DownloadError(f"jobs must be a whole number 1..64, not {self.jobs!r}")
+        limits.whole_number("jobs", self.jobs, 1, 64)
+        limits.whole_number("attempts", self.attempts, 1, 1000)
         for name in ("timeout", "backoff", "max_retry_after"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-                    not 0 <= value < 1e6:
-                raise DownloadError(f"{name} must be a number of seconds, not {value!r}")
-        if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or \
-                not 1 <= self.attempts <= 1000:
-            raise DownloadError(f"attempts must be a whole number 1..1000, not "
-                                f"{self.attempts!r}")
+            limits.check_seconds(name, getattr(self, name))
 
 
 @dataclass
@@ -169,7 +164,7 @@ class Mirror:
             headers["Range"] = f"bytes={start}-"
         request = urllib.request.Request(self.url(name), headers=headers)
         try:
-            response = self.opener.open(request, timeout=self.settings.timeout or None)
+            response = self.opener.open(request, timeout=self.settings.timeout)
         except urllib.error.HTTPError as error:
             error.close()
             if error.code in TRANSIENT_STATUS:
@@ -397,24 +392,6 @@ class Transfer:
             raise DiskFault(error) from None
 
 
-class ProgressBar:
-    """Bytes checked or fetched, shared by the transfers' threads (a bar on a terminal)."""
-
-    def __init__(self, total: int, show: bool | None) -> None:
-        from solverkit.progress import Progress
-
-        self.bar = Progress(total, "", enabled=show)
-        self.lock = threading.Lock()
-
-    def __call__(self, amount: int) -> None:
-        with self.lock:
-            done = self.bar.done + amount
-            self.bar.advance(amount, f"{done / 1e6:,.1f} of {self.bar.total / 1e6:,.1f} MB")
-
-    def close(self) -> None:
-        self.bar.close()
-
-
 def download(base: str, directory: str | os.PathLike[str], size: int | None = None,
              max_blanks: int | None = None, settings: DownloadSettings | None = None,
              show_progress: bool | None = None) -> DownloadReport:
@@ -427,7 +404,7 @@ def download(base: str, directory: str | os.PathLike[str], size: int | None = No
     entries = mirror.fetch_manifest().select(size, max_blanks)
     report = DownloadReport(mirror.base, folder, len(entries), sum(e.bytes for e in entries))
     check_space(folder, entries)
-    bar = ProgressBar(report.bytes, show_progress)
+    bar = ByteProgress(report.bytes, enabled=show_progress)
     work: queue.SimpleQueue[ManifestEntry] = queue.SimpleQueue()
     for entry in entries:
         work.put(entry)

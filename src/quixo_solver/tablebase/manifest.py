@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import factorial
@@ -337,7 +337,3 @@ def mismatch(path: Path, entry: ManifestEntry, *, digest: str | None = None,
     except TablebaseError as error:
         return f"its own checks fail: {cut(str(error).replace(str(path), 'the file'), 120)}"
     return None
-
-
-def entries_by_name(entries: Iterable[ManifestEntry]) -> dict[str, ManifestEntry]:
-    return {entry.name: entry for entry in entries}
