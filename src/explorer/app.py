@@ -11,8 +11,9 @@ are damaged or missing. Never 500: a bug is logged with its traceback and answer
 
 Static files are read once at start-up and served from memory under
 `/static/<hash of their content>/NAME`, with a year's `Cache-Control: immutable` (a new version
-of a file is a new URL); the pages themselves are `no-cache` with an ETag. No other path
-reaches a file, whatever its dots and encodings.
+of a file is a new URL); the pages themselves are `no-cache` with an ETag. The tables folder
+is a mirror under `/tables/` (tables.py). No other path reaches a file, whatever its dots and
+encodings.
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ from .pool import ClientGone, PoolFull, SearchPool
 from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
 from .settings import MAX_QUERY_BYTES, Settings
+from .tables import TableFolder
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
@@ -355,6 +357,7 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASG
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
         Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
+        *TableFolder(settings.directory).routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: method_not_allowed,

@@ -393,6 +393,57 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
         raise CommandFailed("the tables disagree with their children")
 
 
+def command_tablebase_manifest(args: argparse.Namespace) -> None:
+    from solverkit.progress import ByteProgress
+
+    from .tablebase import manifest
+
+    directory = _directory(args)
+    started = time.perf_counter()
+    total = sum(path.stat().st_size for path, _ in manifest.table_files(directory))
+    bar = ByteProgress(total)
+    try:
+        found = manifest.folder_manifest(directory, jobs=args.jobs, hashed=bar)
+    finally:
+        bar.close()
+    path = manifest.write_manifest(directory, found)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(found.to_json()))
+        return
+    print(f"{len(found.files)} table files, {total:,} bytes, hashed in {seconds:.1f} s "
+          f"({total / 1e6 / max(seconds, 1e-9):,.0f} MB/s); the manifest is {path}")
+
+
+def command_tablebase_download(args: argparse.Namespace) -> None:
+    from .tablebase import download
+
+    settings = download.DownloadSettings(jobs=args.jobs, timeout=args.timeout)
+    report = download.download(args.base, _directory(args), args.size, args.max_blanks,
+                               settings)
+    payload = {"base": report.base, "files": report.files, "bytes": report.bytes,
+               "fetched": len(report.fetched), "kept": len(report.kept)}
+    _emit(args, payload, [f"fetched {len(report.fetched)} files and kept "
+                          f"{len(report.kept)} already there: {report.files} files, "
+                          f"{report.bytes / 1e6:,.1f} MB in {report.directory}, checked "
+                          f"against {report.base} ({report.seconds:.1f} s)"])
+
+
+def command_tablebase_sample(args: argparse.Namespace) -> None:
+    from .tablebase import sample
+
+    with tb.Tablebase(_directory(args)) as tablebase:
+        drawn = sample.draw(tablebase, args.size, args.count, args.blanks, args.seed)
+    path = sample.write_sample(args.out, drawn)
+    counts = {name: int((drawn.value == wdl).sum())
+              for name, wdl in (("win", 1), ("draw", 0), ("loss", -1))}
+    payload = {"out": str(path), "size": args.size, "count": args.count,
+               "blank_counts": list(drawn.blank_counts), "seed": args.seed, **counts}
+    _emit(args, payload, [f"{args.count:,} positions of {', '.join(map(str, drawn.blank_counts))}"
+                          f" blanks ({counts['win']:,} won, {counts['draw']:,} drawn, "
+                          f"{counts['loss']:,} lost by the player to move) in {path}"])
+
+
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
     with tb.Tablebase(_directory(args)) as tablebase:
@@ -430,6 +481,20 @@ def _size(text: str) -> int:
     return int(text)
 
 
+def _blank_list(text: str) -> list[int]:
+    """An argparse type: blank counts such as 0,1,2 or 3-6 (or both: 0,3-6)."""
+    counts: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        first = _blanks(low)
+        last = _blanks(high) if high else first
+        if last < first:
+            raise argparse.ArgumentTypeError(f"a range of blank counts goes up, not "
+                                             f"{part.strip()!r}")
+        counts += range(first, last + 1)
+    return counts
+
+
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
     from .match import EngineSetting
@@ -451,6 +516,8 @@ _duration = parsed("a duration", parse_duration)
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
+_downloads = whole_number("a number of files at once", 1, 64)
+_sample_count = whole_number("a number of positions", 1, 10_000_000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
@@ -516,6 +583,28 @@ PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries,
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
 throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) unless --throughput
 gives it."""
+
+
+MANIFEST_DESCRIPTION = """Write DIR/MANIFEST.json (atomically; --json prints it too):
+every table file of the folder, of every board size, sorted by name, with its bytes, SHA-256,
+format and win/draw/loss counts over raw positions (from its checked header). A mirror serves
+it beside the files; quixo tablebase download checks every file against it."""
+
+DOWNLOAD_DESCRIPTION = """Fetch the tables a mirror's manifest lists (BASE/MANIFEST.json; all
+of them, or those of --size with at most --max-blanks blanks) into --dir, --jobs files at once.
+A file takes its name only once its length, SHA-256 and counts are the manifest's and its own
+header and block checksums hold; until then it is NAME.download beside it. Interrupted
+transfers resume (Range requests); transient faults are retried with backoff (or after the
+server's Retry-After); files already there and matching are kept. A manifest or a file that
+does not check out is refused, and the files already checked are kept."""
+
+
+SAMPLE_DESCRIPTION = """Write COUNT positions drawn uniformly at random, with replacement,
+from every position (board and player to move) with a number of blanks in LIST, each with its
+value and plies from the tables of --dir, to a numpy .npz file: position, mover, opponent,
+turn, blanks, value (+1, 0, -1 for the player to move), plies (-1 for a draw). A class is drawn
+with chance proportional to its raw positions, then an arrangement of its cubes uniformly,
+then X or O to move; the same seed gives the same sample."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -698,6 +787,42 @@ def build_parser() -> argparse.ArgumentParser:
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_verify)
 
+    q = tablebase_commands.add_parser(
+        "manifest", help="write the folder's MANIFEST.json: every table file with its bytes, "
+        "SHA-256, format and class counts", description=MANIFEST_DESCRIPTION)
+    _common(q, directory=True, jobs=True)
+    q.set_defaults(handler=command_tablebase_manifest)
+
+    q = tablebase_commands.add_parser(
+        "download", help="fetch tables from a mirror, each checked against its manifest",
+        description=DOWNLOAD_DESCRIPTION)
+    q.add_argument("base", metavar="BASE",
+                   help="the mirror's URL, which serves BASE/MANIFEST.json and the files "
+                   "(another quixo serve: http://HOST:PORT/tables)")
+    q.add_argument("--size", type=_size, default=None,
+                   help="only the tables of this board size (default: every size listed)")
+    q.add_argument("--max-blanks", type=_blanks, default=None,
+                   help="only classes with at most this many blank cubes (default: all)")
+    q.add_argument("--jobs", type=_downloads, default=4,
+                   help="files fetched at once (default 4)")
+    q.add_argument("--timeout", type=_seconds, default=30.0,
+                   help="seconds a silent connection is waited for before it is retried "
+                   "(default 30)")
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_download)
+
+    q = tablebase_commands.add_parser(
+        "sample", help="random positions with their exact values, for learning (.npz)",
+        description=SAMPLE_DESCRIPTION)
+    q.add_argument("--count", type=_sample_count, required=True, help="positions to draw")
+    q.add_argument("--blanks", type=_blank_list, required=True, metavar="LIST",
+                   help="the blank counts to draw from, such as 0,1,2 or 3-6")
+    q.add_argument("--seed", type=_seed, required=True)
+    q.add_argument("--out", required=True, metavar="FILE", help="the .npz file to write")
+    q.add_argument("--size", type=_size, default=5)
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_sample)
+
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
     _common(q, directory=True)
@@ -737,6 +862,8 @@ INTERRUPTED: dict[str | None, str] = {
     "build": "interrupted; the finished classes are kept, run the same command again to resume",
     "compress": "interrupted; the converted tables are kept, run the same command again to "
                 "resume",
+    "download": "interrupted; the files already checked are kept, run the same command again "
+                "to resume",
     "match": "interrupted; the finished games are kept in the records file, run the same "
              "command again to resume"}
 
