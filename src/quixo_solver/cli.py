@@ -488,7 +488,8 @@ engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashe
 late or plays an illegal move. --sprt stops the match once a sequential test decides."""
 
 ENGINE_DESCRIPTION = """The engine protocol of the SPEC (UCI-style, one command per line on
-stdin, answers on stdout): uci, isready, setoption name Hash value MIB, ucinewgame, position
+stdin, answers on stdout): uci, isready, setoption name Hash value MIB (and Traps value
+true|false: the best table move that sets the opponent the most traps), ucinewgame, position
 startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go [xtime MS]
 [otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
 program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.

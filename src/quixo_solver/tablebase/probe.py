@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from .._backend import rules
 from ..baseboard import check_board
 from ..board import Board, Move
 from . import files, values
@@ -112,6 +113,29 @@ class Tablebase:
     def probe(self, board: Board) -> ProbeResult:
         return ProbeResult.of_code(self.code(board))
 
+    def child_results(self, size: int, mover: int,
+                      opponent: int) -> list[tuple[int, int, int, int, ProbeResult]]:
+        """Every legal move of a position (masks of the player to move and of the other) as
+        (source, target, child's mover, child's opponent, the child's result for its mover),
+        in move order: the children of each class looked up in one call, a finished child
+        from its line alone. MissingTableError if a child's class is not built."""
+        children = rules.children(size, mover, opponent)
+        by_class: dict[tuple[int, int], list[int]] = {}
+        for i, (_, _, child_mover, child_opponent, status) in enumerate(children):
+            if not status:
+                key = (child_mover.bit_count(), child_opponent.bit_count())
+                by_class.setdefault(key, []).append(i)
+        results: dict[int, ProbeResult] = {}
+        for (a, b), members in by_class.items():
+            found = self.codes_at(size, a, b, [children[i][2] for i in members],
+                                  [children[i][3] for i in members])
+            results.update((i, ProbeResult.of_code(code)) for i, code in zip(members, found))
+        return [(source, target, child_mover, child_opponent,
+                 results[i] if not status else
+                 ProbeResult(values.WIN if status > 0 else values.LOSS, 0))
+                for i, (source, target, child_mover, child_opponent, status)
+                in enumerate(children)]
+
     def probe_wdl(self, board: Board) -> int:
         """+1 if the player to move wins, 0 for a draw, -1 for a loss."""
         return values.wdl_of(self.code(board))
@@ -142,7 +166,7 @@ class Tablebase:
             seen = self.probe(child)
             plies = None if seen.plies is None else seen.plies + 1
             results.append((move, ProbeResult(-seen.wdl, plies)))
-        results.sort(key=lambda item: _preference(item[1]))
+        results.sort(key=lambda item: move_preference(item[1]))
         return results
 
     def best_move(self, board: Board) -> Move | None:
@@ -150,7 +174,9 @@ class Tablebase:
         return moves[0][0] if moves else None
 
 
-def _preference(result: ProbeResult) -> tuple[int, int]:
+def move_preference(result: ProbeResult) -> tuple[int, int]:
+    """A sort key of moves by their results for the mover, best first: the fastest win,
+    then draws, then the slowest loss."""
     if result.wdl == values.DRAW:
         return (1, 0)
     assert result.plies is not None   # a win or a loss has plies
