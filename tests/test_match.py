@@ -52,6 +52,7 @@ def start_board_of(record):
     ("depth=3 cmd=python legacy.py --tree 'a b' hash=16",
      EngineSetting(depth=3, hash=16, cmd="python legacy.py --tree 'a b'")),
     ("cmd=quixo engine", EngineSetting(time=1.0, cmd="quixo engine")),
+    ("depth=2,traps=off", EngineSetting(depth=2, traps=False)),
 ])
 def test_engine_settings_are_read(text, expected):
     setting = EngineSetting.parse(text)
@@ -82,6 +83,8 @@ def test_engine_settings_are_read(text, expected):
     ("weights=/no/such/weights.json,time=1", MatchError, "/no/such/weights.json"),
     ("cmd=quixo engine,weights=w.json", MatchError, "quixo engine --weights FILE"),
     ("clock=10x", ClockError, "'10x'"),
+    ("traps=no,time=1", MatchError, "traps= must be on or off"),
+    ("cmd=quixo engine,traps=off", MatchError, "own option (Traps)"),
 ])
 def test_bad_engine_settings_name_the_problem(text, error, fragment):
     with pytest.raises(error) as raised:

@@ -190,6 +190,32 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
     return lines
 
 
+def command_judge(args: argparse.Namespace) -> None:
+    from . import judge
+
+    directory = _directory(args)
+    extra: dict[str, Any]
+    if args.games is not None:
+        if args.engine:
+            raise QuixoError("--engine is for --positions: the games name their engines")
+        games = judge.read_games(Path(args.games).expanduser())
+        tablebase = judge.open_tables(directory, judge.sizes_of_games(games) or {5})
+        found = judge.judge_games(games, tablebase)
+        tallies = found.tallies
+        extra = {"games": found.games, "adjudicated": found.adjudicated}
+    else:
+        if not args.engine:
+            raise QuixoError("--positions needs at least one --engine SETTING")
+        boards = judge.read_positions(Path(args.positions).expanduser())
+        tablebase = judge.open_tables(directory, {board.size for board in boards})
+        for setting in args.engine:
+            judge.engine_setting(setting, args.go)     # every setting read before any plays
+        tallies = judge.judge_positions(boards, args.engine, tablebase, args.go)
+        extra = {"positions": len(boards), "go": args.go}
+    payload = judge.report(tallies, args.worst, **extra, tables=str(directory))
+    _emit(args, payload, judge.report_lines(payload))
+
+
 def command_engine(args: argparse.Namespace) -> None:
     from . import engine_protocol
 
@@ -432,6 +458,7 @@ _gib = number("a number of GiB", lambda value: limits.check_positive("the memory
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
+_worst = whole_number("a number of moves", 0, 1000000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
@@ -494,6 +521,15 @@ startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go
 [otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
 program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
 A command it cannot read gets 'info string error REASON' and the engine reads on."""
+
+JUDGE_DESCRIPTION = """Judge moves by the tables: each move made from a position in the tables
+is an error if it drops the value (win to draw or loss, draw to loss) and perfect if it keeps
+the value and the exact plies (the fastest win, the longest loss, any draw); in a kept win or
+loss, the plies lost are those beyond the fastest win or short of the longest loss. Prints,
+per engine, the moves, the judged ones, the errors, the error rate overall and by blanks, the
+share of perfect moves, the mean plies lost and the worst moves with their positions. The
+moves are those of recorded games (--games) or each engine's choice in the positions of a
+file (--positions; only the positions in the tables are played)."""
 
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
@@ -599,6 +635,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games played at once, one worker process each (default: one per "
                    "core)")
     p.set_defaults(handler=command_match)
+
+    p = commands.add_parser("judge", help="judge moves against the tables",
+                            description=JUDGE_DESCRIPTION)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--positions", metavar="FILE",
+                        help="one SPEC position per line ('#' starts a comment): each "
+                        "--engine's move in each of them is judged")
+    source.add_argument("--games", metavar="FILE",
+                        help="the game records of quixo match (JSON lines), or lines "
+                        '{"start": POSITION, "moves": [...]}: every move is judged')
+    p.add_argument("--engine", action="append", default=[], metavar="SETTING",
+                   help="an engine setting as quixo match takes it ('depth=4,tables=off', "
+                   "'cmd=quixo engine --no-tablebase'); give it more than once to judge "
+                   "several")
+    p.add_argument("--go", default="movetime 100", metavar="GO",
+                   help="the limits of an engine whose setting gives none: the protocol's "
+                   "go arguments movetime MS, depth D, nodes N (default 'movetime 100')")
+    p.add_argument("--worst", type=_worst, default=10,
+                   help="the worst moves listed per engine (default 10)")
+    _common(p, directory=True)
+    p.set_defaults(handler=command_judge)
 
     p = commands.add_parser("engine", help="speak the engine protocol on stdin/stdout",
                             description=ENGINE_DESCRIPTION)

@@ -5,8 +5,10 @@ result is a score with its interval and an Elo difference with its error (`match
 An engine setting is text such as ``time=1`` or ``depth=6,hash=16,tables=off`` or
 ``clock=10s+0.1s``: keys `time` (seconds per move), `depth` (plies), `nodes` (per move),
 `clock` (a time control: the engine manages its clock and may lose on time), `hash` (MiB of
-transposition table), `tables` (on/off: probe the tablebases), `weights` (a weights file for
-the evaluation, search/weights.py; read and checked when the setting is parsed).
+transposition table), `tables` (on/off: probe the tablebases), `traps` (on/off, default on:
+where the tables answer, the best move that sets the opponent the most traps,
+tablebase/traps.py), `weights` (a weights file for the evaluation, search/weights.py; read and
+checked when the setting is parsed).
 
 ``cmd=PROGRAM ARGS`` plays a separate program that speaks the engine protocol (SPEC "Engine
 protocol"; `quixo engine` is one, `benchmarks/legacy_engine.py` another) instead of this
@@ -80,7 +82,8 @@ MAX_PLIES = 100000
 MAX_PAIRS = 1000000
 OPENING_ATTEMPTS = 1000      # random openings drawn before giving up on a pair
 RECORDS_VERSION = 1
-KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "weights", "cmd")
+KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "traps", "weights", "cmd")
+LIMIT_KEYS = ("time", "depth", "nodes", "clock")
 MAX_NODES = 2**63 - 1
 TIME_MARGIN = 1.0             # seconds a program may answer after its time per move
 UNTIMED_MOVE_SECONDS = 300.0  # a program's move with a depth or node limit alone
@@ -103,6 +106,7 @@ class EngineSetting:
     nodes: int | None = None
     cmd: str | None = None
     weights: str | None = None     # a weights file (None: the variant's default weights)
+    traps: bool = True             # with tables: the best move that sets the most traps
 
     def __post_init__(self) -> None:
         limited = not (self.time is None and self.depth is None and self.clock is None
@@ -121,6 +125,9 @@ class EngineSetting:
             if not self.tables:
                 raise MatchError("tables= is for this package's engine: give the program "
                                  "its own option (quixo engine --no-tablebase)")
+            if not self.traps:
+                raise MatchError("traps= is for this package's engine: a program has its own "
+                                 "option (Traps)")
             if self.weights is not None:
                 raise MatchError("weights= is for this package's engine: give the program "
                                  "its own option (quixo engine --weights FILE)")
@@ -129,10 +136,11 @@ class EngineSetting:
                                  f"not {self.hash:g}")
 
     @classmethod
-    def parse(cls, text: str) -> "EngineSetting":
+    def parse(cls, text: str, limits: dict[str, Any] | None = None) -> "EngineSetting":
         """`time=1`, `depth=6,hash=16,tables=off`, `clock=10m+5s`, `cmd=quixo engine,time=0.1`:
         keys and values separated by commas or spaces (a cmd= value runs to the next key);
-        MatchError naming what is wrong."""
+        MatchError naming what is wrong. `limits` (such as {"time": 0.1}): the limits of a
+        setting that gives none of its own."""
         if not isinstance(text, str):
             raise MatchError(f"an engine setting is text such as 'time=1', not {clip(text)}")
         values: dict[str, Any] = {}
@@ -143,11 +151,14 @@ class EngineSetting:
                                                     ", ".join(f"{k}=..." for k in KEYS)):
             if key in values:            # a second cmd=
                 raise MatchError(f"{key}= is given twice in {clip(text)}")
-            if key in ("tables", "weights") and command is not None:
-                option = "--no-tablebase" if key == "tables" else "--weights FILE"
+            if key in ("tables", "weights", "traps") and command is not None:
+                option = {"tables": "quixo engine --no-tablebase",
+                          "weights": "quixo engine --weights FILE", "traps": "Traps"}[key]
                 raise MatchError(f"{key}= is for this package's engine: give the program its "
-                                 f"own option (quixo engine {option})")
+                                 f"own option ({option})")
             values[key] = _value(key, value)
+        if limits and not any(key in values for key in LIMIT_KEYS):
+            values.update(limits)
         return cls(**values)
 
     @property
@@ -175,6 +186,8 @@ class EngineSetting:
         parts.append(f"hash={self.hash:g}")
         if self.cmd is None:
             parts.append(f"tables={'on' if self.tables else 'off'}")
+        if not self.traps:       # only when off: the settings of earlier records stay as they were
+            parts.append("traps=off")
         if self.weights is not None:
             parts.append(f"weights={self.weights}")
         return ",".join(parts)
@@ -185,7 +198,7 @@ class EngineSetting:
                 "clock": None if self.clock is None else {
                     "seconds": self.clock.seconds, "increment": self.clock.increment},
                 "hash_mib": self.hash, "tables": self.uses_tables, "cmd": self.cmd,
-                "weights": self.weights}
+                "weights": self.weights, "traps": self.uses_tables and self.traps}
 
 
 _NEXT_KEY = re.compile(r"[,\s]+(?=(?:%s)=)" % "|".join(KEYS), re.IGNORECASE)
@@ -241,7 +254,7 @@ def _value(key: str, text: str) -> Any:
         if key == "hash":
             return check_table_mib(_number(text, "hash="), "hash=")
         if text.lower() not in ("on", "off"):
-            raise MatchError(f"tables= must be on or off, not {clip(text)}")
+            raise MatchError(f"{key}= must be on or off, not {clip(text)}")
         return text.lower() == "on"
     except ClockError:
         raise
@@ -375,7 +388,7 @@ def build_solver(setting: EngineSetting, settings: MatchSettings,
     variant = settings.variant
     use_tables = variant.uses_tablebases and setting.tables
     solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None,
-                                setting.weights)
+                                setting.weights, traps=setting.traps)
     solver.prepare(settings.size)
     return solver
 
