@@ -134,9 +134,12 @@ def command_play(args: argparse.Namespace) -> None:
 def command_match(args: argparse.Namespace) -> None:
     from . import match
 
+    openings = (() if args.openings is None else tuple(
+        text for _, text in match.read_positions(Path(args.openings).expanduser())))
     settings = match.MatchSettings(args.engine_a, args.engine_b, size=args.size,
                                    players=args.players, seed=args.seed,
-                                   opening_plies=args.opening_plies, max_plies=args.max_plies)
+                                   opening_plies=args.opening_plies, max_plies=args.max_plies,
+                                   adjudicate=args.adjudicate, openings=openings)
     records = Path(args.records).expanduser()
     summary_file = (Path(args.summary).expanduser() if args.summary
                     else match.summary_path(records))
@@ -144,8 +147,8 @@ def command_match(args: argparse.Namespace) -> None:
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
     directory = _directory(args)
-    if settings.variant.uses_tablebases and any(e.uses_tables
-                                                for e in settings.engines.values()):
+    if settings.variant.uses_tablebases and (settings.adjudicate or any(
+            e.uses_tables for e in settings.engines.values())):
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
@@ -507,10 +510,11 @@ MATCH_DESCRIPTION = """Game pairs between engine settings A and B from random op
 opening played once with each colour, on --jobs worker processes; prints the wins/draws/losses
 of A, the score with its 95% interval and the Elo difference with its error (from the variance
 of the game pairs), and writes the summary as JSON and one line per game to the records file. A
-draw is adjudicated on the third repetition of a position and at the ply limit. Running the
-same match with the same records file again resumes it. An engine setting is keys such as
-'time=1' (seconds per move), 'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB),
-'tables=on|off', separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
+draw is adjudicated on the third repetition of a position and at the ply limit, and with
+--adjudicate any game once its position is in the tables. Running the same match with the same
+records file again resumes it. An engine setting is keys such as 'time=1' (seconds per move),
+'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off', 'traps=on|off'
+(with tables: the best move that sets the opponent the most traps), separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
 engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashes, answers
 late or plays an illegal move. --sprt stops the match once a sequential test decides."""
 
@@ -617,6 +621,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random plies of each opening (default 4)")
     p.add_argument("--max-plies", type=_max_plies, default=200,
                    help="a game that reaches this many plies is a draw (default 200)")
+    p.add_argument("--openings", metavar="FILE", default=None,
+                   help="start the games from the positions of FILE (one per line, '#' "
+                   "starts a comment), pair N from its N-th (cycling), before the random "
+                   "plies of --opening-plies (give 0 to play them as they are)")
+    p.add_argument("--adjudicate", action="store_true",
+                   help="end a game as soon as its position is in the tables of --dir, "
+                   "scored as the tables say (the record's adjudication gives the position "
+                   "and its value)")
     p.add_argument("--records", default="quixo-match.jsonl", metavar="FILE",
                    help="the game records, one JSON line per game (default "
                    "quixo-match.jsonl); an existing file of the same match is resumed")

@@ -34,6 +34,7 @@ from .engine_process import EngineFailure
 from .errors import QuixoError
 from .match import (EngineSetting, ExternalEngine, MatchSettings, Player, answer_seconds,
                     build_solver, go_command)
+from .match import read_positions as position_lines
 from .tablebase import MissingTableError, ProbeResult, Tablebase
 from .tablebase import values
 from .variants import parse_board
@@ -167,9 +168,7 @@ def open_tables(directory: str | os.PathLike[str], sizes: Iterable[int]) -> Tabl
     for."""
     tablebase = Tablebase(directory)
     for size in sorted(set(sizes)):
-        cells = size * size
-        if not any(tablebase.has_table(size, a, b) for a in range(cells + 1)
-                   for b in range(cells + 1 - a)):
+        if not tablebase.has_size(size):
             raise JudgeError(f"no {size}x{size} tables in {cut_path(tablebase.directory)}: "
                              f"build them (quixo tablebase build --size {size}) or give --dir")
     return tablebase
@@ -182,10 +181,7 @@ def read_positions(path: str | os.PathLike[str]) -> list[Board]:
     naming the line of one that cannot be read, is of the four-player game (it has no tables)
     or is a finished game (there is no move to judge)."""
     boards = []
-    for number, line in _lines(path):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
+    for number, text in position_lines(path):
         try:
             board = parse_board(text)
         except QuixoError as error:
@@ -197,8 +193,6 @@ def read_positions(path: str | os.PathLike[str]) -> list[Board]:
             raise JudgeError(f"{cut_path(path)} line {number}: the game is over in {board}: "
                              "there is no move to judge")
         boards.append(board)
-    if not boards:
-        raise JudgeError(f"{cut_path(path)} holds no position")
     return boards
 
 
@@ -364,7 +358,8 @@ def read_games(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def game_moves(game: dict[str, Any]) -> tuple[Board, dict[str, str], list[str]]:
     """(the board before the judged moves, the engine of each side, the judged moves) of a
-    game: a `quixo match` record (its opening's random moves are not judged) or
+    game: a `quixo match` record (from its start position, else the empty board; its
+    opening's random moves are not judged) or
     {"start": POSITION, "moves": [...], "engines": {"X": NAME, "O": NAME}} (engines
     optional: the sides then are "X" and "O"; with "human": SIDE, as `quixo play --json`
     writes, "human" and "engine")."""
@@ -372,7 +367,7 @@ def game_moves(game: dict[str, Any]) -> tuple[Board, dict[str, str], list[str]]:
         match = game["match"]
         if match.get("players") != 2:
             raise JudgeError("the four-player game has no tables to judge by")
-        board = Board(size=match["size"])
+        board = Board(game["start"]) if "start" in game else Board(size=match["size"])
         for move in game["opening_moves"]:
             board.push(move)
         names = {"A": match["engine_a"], "B": match["engine_b"]}
@@ -403,6 +398,8 @@ def judge_games(games: list[dict[str, Any]], tablebase: Tablebase) -> GameJudgem
             reason = f"lacks {error}" if isinstance(error, KeyError) else str(error)
             raise JudgeError(f"game {number} is not a game record: {cut(reason)}") from None
         adjudicated += game.get("adjudication") is not None
+        for engine in engines.values():      # an engine whose games the tables ended at once
+            tallies.setdefault(engine, EngineTally(engine))
         for ply, move in enumerate(moves, 1):
             engine = engines[board.turn]
             if not isinstance(move, str) or not board.is_legal(move):

@@ -83,6 +83,12 @@ class Tablebase:
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
         return self.path(size, mover_count, opponent_count).exists()
 
+    def has_size(self, size: int) -> bool:
+        """Whether any class of the board size is built."""
+        cells = size * size
+        return any(self.has_table(size, a, b) for a in range(cells + 1)
+                   for b in range(cells + 1 - a))
+
     def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
         """The table of a class; MissingTableError if it is not built."""
         key = (size, mover_count, opponent_count)
