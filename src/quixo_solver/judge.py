@@ -291,7 +291,7 @@ def judge_positions(boards: list[Board], engines: list[str], tablebase: Tablebas
     of `tablebase`. A program that fails on a position is started again for the next; its
     move there counts as a failure."""
     settings = [(text, engine_setting(text, go)) for text in engines]
-    judged = [board for board in boards if _in_tables(tablebase, board)]
+    judged = [board for board in boards if tablebase.get(board) is not None]
     bar = Progress(len(judged) * len(engines), "", enabled=progress)
     tallies = []
     try:
@@ -317,11 +317,6 @@ def judge_positions(boards: list[Board], engines: list[str], tablebase: Tablebas
     finally:
         bar.close()
     return tallies
-
-
-def _in_tables(tablebase: Tablebase, board: Board) -> bool:
-    cubes = (bin(board.mover_cubes).count("1"), bin(board.opponent_cubes).count("1"))
-    return tablebase.has_table(board.size, *cubes)
 
 
 # -- recorded games -------------------------------------------------------------------------

@@ -71,6 +71,7 @@ from solverkit.progress import Progress
 
 from . import geometry, match_stats
 from .baseboard import BaseBoard
+from .board import Board
 from .clock import GameClock, TimeControl
 from .engine_process import EngineFailure, EngineProcess, describe_command
 from .errors import ClockError, MatchError, QuixoError
@@ -78,7 +79,6 @@ from .limits import check_seconds, check_table_mib
 from .match_stats import Sprt
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set
-from .board import Board
 from .tablebase import ProbeResult, Tablebase
 from .variants import Variant, VariantError, find_variant, parse_board
 
@@ -577,7 +577,8 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
             break
         if settings.adjudicate:
             assert tables is not None
-            adjudication = _in_tables(tables, board)
+            assert isinstance(board, Board)      # the game with tables: two players
+            adjudication = tables.get(board)
             if adjudication is not None:
                 reason = "tables"
                 break
@@ -632,15 +633,6 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
                 "plies": adjudication.plies},
             **({"start": start} if start is not None else {}),
             "match": settings.identity()}
-
-
-def _in_tables(tables: Tablebase, board: BaseBoard) -> ProbeResult | None:
-    """The tables' value of a two-player position, None where its class is not built."""
-    assert isinstance(board, Board)      # the adjudicated game has tables: two players
-    mover, opponent = bin(board.mover_cubes).count("1"), bin(board.opponent_cubes).count("1")
-    if not tables.has_table(board.size, mover, opponent):
-        return None
-    return tables.probe(board)
 
 
 # -- the records file ---------------------------------------------------------------------------

@@ -150,6 +150,13 @@ class Tablebase:
         """Plies to the end with best play (SPEC); None for a draw."""
         return values.plies_of(self.code(board))
 
+    def get(self, board: Board, default: T | None = None) -> ProbeResult | T | None:
+        """The result of a position, or `default` where its class is not built."""
+        try:
+            return self.probe(board)
+        except MissingTableError:
+            return default
+
     def get_wdl(self, board: Board, default: T | None = None) -> int | T | None:
         try:
             return self.probe_wdl(board)
