@@ -157,6 +157,10 @@ def test_a_random_movers_errors_are_counted_exactly(tables, oracle, random_engin
     assert row["moves"] == 120 and summary(row) == expected
     assert row["error_rate"] == round(expected["errors"] / 120, 6)
     assert len(row["worst"]) == 120 - expected["perfect"]
+    by_value = row["by_value"]
+    assert sum(r["judged"] for r in by_value.values()) == 120
+    assert sum(r["errors"] for r in by_value.values()) == expected["errors"]
+    assert by_value.get("loss", {"errors": 0})["errors"] == 0     # nothing is worse than a loss
     drops = [values_rank(w["value_before"]) - values_rank(w["value_after"])
              for w in row["worst"]]
     assert drops == sorted(drops, reverse=True) and drops[0] > 0

@@ -109,7 +109,9 @@ def judge_move(tablebase: Tablebase, board: Board, move: Any) -> Verdict | None:
 class EngineTally:
     """The verdicts on one engine's moves; `moves` counts its moves, judged or not, and
     `failures` the moves it did not make (it crashed, ran out of time or played an illegal
-    move)."""
+    move). Its JSON adds to the SPEC's fields the share of perfect moves, the counts by the
+    value of the position before the move (`by_value`: win, draw, loss) and the kept wins and
+    losses that `plies_lost_mean` averages (`kept_decisive`)."""
 
     engine: str
     moves: int = 0
@@ -140,11 +142,13 @@ class EngineTally:
         lost = [verdict.plies_lost for verdict in self.verdicts
                 if verdict.plies_lost is not None]
         by_blanks: dict[int, dict[str, int]] = {}
+        by_value: dict[int, dict[str, int]] = {}
         for verdict in self.verdicts:
-            row = by_blanks.setdefault(verdict.blanks, {"judged": 0, "errors": 0, "perfect": 0})
-            row["judged"] += 1
-            row["errors"] += verdict.error
-            row["perfect"] += verdict.perfect
+            for rows, key in ((by_blanks, verdict.blanks), (by_value, -verdict.before.wdl)):
+                row = rows.setdefault(key, {"judged": 0, "errors": 0, "perfect": 0})
+                row["judged"] += 1
+                row["errors"] += verdict.error
+                row["perfect"] += verdict.perfect
         return {"engine": self.engine, "moves": self.moves, "judged": judged,
                 "errors": self.errors, "perfect": self.perfect,
                 "error_rate": _share(self.errors, judged),
@@ -154,6 +158,7 @@ class EngineTally:
                               for blanks, row in sorted(by_blanks.items())},
                 "worst": [verdict.to_json() for verdict in self.worst(worst)],
                 "perfect_rate": _share(self.perfect, judged),
+                "by_value": {values.WDL_NAMES[-wdl]: row for wdl, row in sorted(by_value.items())},
                 "kept_decisive": len(lost), "failures": self.failures}
 
 
