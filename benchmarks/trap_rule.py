@@ -2,10 +2,11 @@
 5x5 tables) with traps on against the same player with traps off, each playing game pairs from
 the same 5x5 endgame positions against the same opponent: today's engine without tables, and
 the engine of commit 33b5858 (benchmarks/legacy_engine.py over a built copy of that tree), both
-at NODES nodes per move (the same games whatever the machine's load: no lock needed).
+at NODES nodes per move, or --nodes (the same games whatever the machine's load: no lock
+needed; another --nodes than NODES adds "-N-nodes" to the result files' names).
 
     python benchmarks/trap_rule.py --dir TABLES [--blanks 5,6,7] [--pairs 200]
-        [--only today,legacy] [--legacy-tree SRC] [--jobs 2] [--out DIR]
+        [--only today,legacy] [--nodes N] [--legacy-tree SRC] [--jobs 2] [--out DIR]
 
 The positions: drawn by seeded random play (the first position of a game with the number of
 blanks, cycling through --blanks), kept only if the tables hold it and it is not a win in 1
@@ -45,10 +46,10 @@ SEED = 40
 PERFECT = "depth=1,hash=4,tables=on"
 
 
-def opponents(tree):
+def opponents(tree, nodes=NODES):
     legacy = shlex.join([sys.executable, str(HERE / "legacy_engine.py"), "--tree", tree])
-    return {"today": f"nodes={NODES},tables=off",
-            "legacy": f"cmd={legacy},nodes={NODES}"}
+    return {"today": f"nodes={nodes},tables=off",
+            "legacy": f"cmd={legacy},nodes={nodes}"}
 
 
 def blanks_of(board):
@@ -108,12 +109,16 @@ def main():
     parser.add_argument("--only", default="today,legacy")
     parser.add_argument("--legacy-tree", default=DEFAULT_TREE)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--nodes", type=int, default=NODES,
+                        help="the opponents' nodes per move (default %(default)s)")
     parser.add_argument("--out", default=str(RESULTS))
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     prefix = f"traps-5x5-{args.blanks.replace(',', '-')}-blanks"
     positions_file = out / f"{prefix}-positions.txt"
+    if args.nodes != NODES:        # the same positions, other opponents
+        prefix += f"-{args.nodes}-nodes"
     if positions_file.exists():
         positions = [line.strip() for line in positions_file.read_text().splitlines()
                      if line.strip() and not line.startswith("#")]
@@ -125,7 +130,7 @@ def main():
                   f"not won in 1, from seeded random play (python benchmarks/trap_rule.py, "
                   f"seed {SEED})")
         write_atomically(positions_file, [("\n".join([header, *positions]) + "\n").encode()])
-    table = opponents(args.legacy_tree)
+    table = opponents(args.legacy_tree, args.nodes)
     results_file = out / f"{prefix}.json"
     results = json.loads(results_file.read_text()) if results_file.exists() else {}
     for name in [n.strip() for n in args.only.split(",")]:
