@@ -9,8 +9,8 @@ needed; another --nodes than NODES adds "-N-nodes" to the result files' names).
         [--only today,legacy] [--nodes N] [--legacy-tree SRC] [--jobs 2] [--out DIR]
 
 The positions: drawn by seeded random play (the first position of a game with the number of
-blanks, cycling through --blanks), kept only if the tables hold it and it is not a win in 1
-ply (where no reply, perfect or not, matters); written to DIR/PREFIX-positions.txt (PREFIX:
+blanks, cycling through --blanks; the tables must hold every class with those blanks), kept
+unless it is a win in 1 ply (where no reply, perfect or not, matters); written to DIR/PREFIX-positions.txt (PREFIX:
 traps-5x5-5-6-7-blanks for --blanks 5,6,7). Each
 position is a pair (`quixo match --openings FILE --opening-plies 0`): the perfect player plays
 each side once. A game ends with a line, the third repetition of a position or 200 plies.
@@ -56,8 +56,19 @@ def blanks_of(board):
     return 25 - bin(board.x_cubes | board.o_cubes).count("1")
 
 
+def missing_classes(tablebase, blanks):
+    """The classes (mover cubes, opponent cubes) with one of `blanks` blanks not yet built:
+    drawing from a level the tables hold only in part would favour its built classes."""
+    return [(mover, 25 - b - mover) for b in blanks for mover in range(25 - b + 1)
+            if not tablebase.has_table(5, mover, 25 - b - mover)]
+
+
 def draw_positions(tablebase, blanks, count, seed=SEED):
     """`count` positions of the tables that are not won in 1, by seeded random play."""
+    missing = missing_classes(tablebase, blanks)
+    if missing:
+        raise SystemExit(f"the tables lack {len(missing)} classes with {blanks} blanks, such as "
+                         f"{missing[0]}: build them first")
     generator = random.Random(seed)
     found, seen = [], set()
     while len(found) < count:
@@ -67,9 +78,6 @@ def draw_positions(tablebase, blanks, count, seed=SEED):
             board.push(generator.choice(list(board.legal_moves)))
         position = board.copy(stack=False)
         if board.is_game_over() or str(position) in seen:
-            continue
-        cubes = (bin(position.mover_cubes).count("1"), bin(position.opponent_cubes).count("1"))
-        if not tablebase.has_table(5, *cubes):
             continue
         value = tablebase.probe(position)
         if value.wdl == 1 and value.plies == 1:
