@@ -136,9 +136,12 @@ def command_play(args: argparse.Namespace) -> None:
 def command_match(args: argparse.Namespace) -> None:
     from . import match
 
+    openings = (() if args.openings is None else tuple(
+        text for _, text in match.read_positions(Path(args.openings).expanduser())))
     settings = match.MatchSettings(args.engine_a, args.engine_b, size=args.size,
                                    players=args.players, seed=args.seed,
-                                   opening_plies=args.opening_plies, max_plies=args.max_plies)
+                                   opening_plies=args.opening_plies, max_plies=args.max_plies,
+                                   adjudicate=args.adjudicate, openings=openings)
     records = Path(args.records).expanduser()
     summary_file = (Path(args.summary).expanduser() if args.summary
                     else match.summary_path(records))
@@ -146,8 +149,8 @@ def command_match(args: argparse.Namespace) -> None:
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
     directory = _directory(args)
-    if settings.variant.uses_tablebases and any(e.uses_tables
-                                                for e in settings.engines.values()):
+    if settings.variant.uses_tablebases and (settings.adjudicate or any(
+            e.uses_tables for e in settings.engines.values())):
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
@@ -189,6 +192,32 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
                  + ("" if rate is None else f" ({rate:.1f} a minute)")
                  + f"; records in {records}, summary in {summary_file}")
     return lines
+
+
+def command_judge(args: argparse.Namespace) -> None:
+    from . import judge
+
+    directory = _directory(args)
+    extra: dict[str, Any]
+    if args.games is not None:
+        if args.engine:
+            raise QuixoError("--engine is for --positions: the games name their engines")
+        games = judge.read_games(Path(args.games).expanduser())
+        tablebase = judge.open_tables(directory, judge.sizes_of_games(games) or {5})
+        found = judge.judge_games(games, tablebase)
+        tallies = found.tallies
+        extra = {"games": found.games, "adjudicated": found.adjudicated}
+    else:
+        if not args.engine:
+            raise QuixoError("--positions needs at least one --engine SETTING")
+        boards = judge.read_positions(Path(args.positions).expanduser())
+        tablebase = judge.open_tables(directory, {board.size for board in boards})
+        for setting in args.engine:
+            judge.engine_setting(setting, args.go)     # every setting read before any plays
+        tallies = judge.judge_positions(boards, args.engine, tablebase, args.go)
+        extra = {"positions": len(boards), "go": args.go}
+    payload = judge.report(tallies, args.worst, **extra, tables=str(directory))
+    _emit(args, payload, judge.report_lines(payload))
 
 
 def command_engine(args: argparse.Namespace) -> None:
@@ -518,10 +547,11 @@ _rate = number("a number of entries per second",
 _pairs = whole_number("a number of game pairs", 1, 1000000)
 _downloads = whole_number("a number of files at once", 1, 64)
 _sample_count = whole_number("a number of positions", 1, 10_000_000)
+_worst = whole_number("a number of moves", 0, 1000000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
-_sample = whole_number("a number of entries", 1, MAX_SAMPLE)
+_entries_to_verify = whole_number("a number of entries", 1, MAX_SAMPLE)
 _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
@@ -565,19 +595,30 @@ MATCH_DESCRIPTION = """Game pairs between engine settings A and B from random op
 opening played once with each colour, on --jobs worker processes; prints the wins/draws/losses
 of A, the score with its 95% interval and the Elo difference with its error (from the variance
 of the game pairs), and writes the summary as JSON and one line per game to the records file. A
-draw is adjudicated on the third repetition of a position and at the ply limit. Running the
-same match with the same records file again resumes it. An engine setting is keys such as
-'time=1' (seconds per move), 'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB),
-'tables=on|off', separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
+draw is adjudicated on the third repetition of a position and at the ply limit, and with
+--adjudicate any game once its position is in the tables. Running the same match with the same
+records file again resumes it. An engine setting is keys such as 'time=1' (seconds per move),
+'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off', 'traps=on|off'
+(with tables: the best move that sets the opponent the most traps), separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
 engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashes, answers
 late or plays an illegal move. --sprt stops the match once a sequential test decides."""
 
 ENGINE_DESCRIPTION = """The engine protocol of the SPEC (UCI-style, one command per line on
-stdin, answers on stdout): uci, isready, setoption name Hash value MIB, ucinewgame, position
+stdin, answers on stdout): uci, isready, setoption name Hash value MIB (and Traps value
+true|false: the best table move that sets the opponent the most traps), ucinewgame, position
 startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go [xtime MS]
 [otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
 program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
 A command it cannot read gets 'info string error REASON' and the engine reads on."""
+
+JUDGE_DESCRIPTION = """Judge moves by the tables: each move made from a position in the tables
+is an error if it drops the value (win to draw or loss, draw to loss) and perfect if it keeps
+the value and the exact plies (the fastest win, the longest loss, any draw); in a kept win or
+loss, the plies lost are those beyond the fastest win or short of the longest loss. Prints,
+per engine, the moves, the judged ones, the errors, the error rate overall and by blanks, the
+share of perfect moves, the mean plies lost and the worst moves with their positions. The
+moves are those of recorded games (--games) or each engine's choice in the positions of a
+file (--positions; only the positions in the tables are played)."""
 
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
@@ -687,6 +728,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random plies of each opening (default 4)")
     p.add_argument("--max-plies", type=_max_plies, default=200,
                    help="a game that reaches this many plies is a draw (default 200)")
+    p.add_argument("--openings", metavar="FILE", default=None,
+                   help="start the games from the positions of FILE (one per line, '#' "
+                   "starts a comment), pair N from its N-th (cycling), before the random "
+                   "plies of --opening-plies (give 0 to play them as they are)")
+    p.add_argument("--adjudicate", action="store_true",
+                   help="end a game as soon as its position is in the tables of --dir, "
+                   "scored as the tables say (the record's adjudication gives the position "
+                   "and its value)")
     p.add_argument("--records", default="quixo-match.jsonl", metavar="FILE",
                    help="the game records, one JSON line per game (default "
                    "quixo-match.jsonl); an existing file of the same match is resumed")
@@ -706,6 +755,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games played at once, one worker process each (default: one per "
                    "core)")
     p.set_defaults(handler=command_match)
+
+    p = commands.add_parser("judge", help="judge moves against the tables",
+                            description=JUDGE_DESCRIPTION)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--positions", metavar="FILE",
+                        help="one SPEC position per line ('#' starts a comment): each "
+                        "--engine's move in each of them is judged")
+    source.add_argument("--games", metavar="FILE",
+                        help="the game records of quixo match (JSON lines), or lines "
+                        '{"start": POSITION, "moves": [...]}: every move is judged')
+    p.add_argument("--engine", action="append", default=[], metavar="SETTING",
+                   help="an engine setting as quixo match takes it ('depth=4,tables=off', "
+                   "'cmd=quixo engine --no-tablebase'); give it more than once to judge "
+                   "several")
+    p.add_argument("--go", default="movetime 100", metavar="GO",
+                   help="the limits of an engine whose setting gives none: the protocol's "
+                   "go arguments movetime MS, depth D, nodes N (default 'movetime 100')")
+    p.add_argument("--worst", type=_worst, default=10,
+                   help="the worst moves listed per engine (default 10)")
+    _common(p, directory=True)
+    p.set_defaults(handler=command_judge)
 
     p = commands.add_parser("engine", help="speak the engine protocol on stdin/stdout",
                             description=ENGINE_DESCRIPTION)
@@ -780,7 +850,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="verify only the classes with at least this many blanks (default 0)")
     q.add_argument("--max-blanks", type=_blanks, default=None,
                    help="... and at most this many (default: every built class)")
-    q.add_argument("--sample", type=_sample, default=None, metavar="N",
+    q.add_argument("--sample", type=_entries_to_verify, default=None, metavar="N",
                    help="re-derive N random entries of each class (runs of 512 entries, every "
                         "entry of a smaller class) instead of every entry")
     q.add_argument("--seed", type=_seed, default=0, help="seed of the sample (default 0)")

@@ -24,8 +24,8 @@ from ..board import Board, Move
 from ..errors import QuixoError
 
 from ..notation import square_name
-from .._backend import rules
-from ..tablebase import MissingTableError, ProbeResult, Tablebase
+from ..tablebase import MissingTableError, Tablebase
+from ..tablebase.traps import trap_move
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult, preference, seen_by_mover
@@ -37,7 +37,9 @@ class Solver(BaseSolver[Board]):
 
     ``tt_mib`` sizes the transposition table (per board size); ``tablebase`` is a
     ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
-    node, or None; ``weights`` are the evaluation's (search/weights.py).
+    node, or None; ``weights`` are the evaluation's (search/weights.py). ``traps``: where the
+    tables answer, play the best move that sets the opponent the most traps
+    (tablebase/traps.py) rather than the first of the equal best moves.
     """
 
     board_type = Board
@@ -45,7 +47,8 @@ class Solver(BaseSolver[Board]):
     default_weights = DEFAULTS                 # tuned on two-player games (weights.py)
 
     def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
-                 weights: WeightSet | Weights | str | None = None) -> None:
+                 weights: WeightSet | Weights | str | None = None, *,
+                 traps: bool = True) -> None:
         super().__init__(tt_mib, weights)
         if isinstance(tablebase, (str, os.PathLike)):
             tablebase = Tablebase(tablebase)
@@ -53,6 +56,7 @@ class Solver(BaseSolver[Board]):
             raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
                              f"{clip(tablebase)}")
         self.tablebase = tablebase
+        self.traps = traps
 
     def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
         """The move-by-move analysis's answer when every move ends the game or leads into a
@@ -61,27 +65,17 @@ class Solver(BaseSolver[Board]):
         otherwise."""
         if self.tablebase is None:
             return None
-        children = rules.children(board.size, board.mover_cubes, board.opponent_cubes)
-        by_class: dict[tuple[int, int], list[int]] = {}
-        for i, (_, _, mover, opponent, status) in enumerate(children):
-            if not status:
-                by_class.setdefault((mover.bit_count(), opponent.bit_count()), []).append(i)
-        codes: dict[int, int] = {}
-        for (a, b), members in by_class.items():
-            try:
-                found = self.tablebase.codes_at(board.size, a, b,
-                                                [children[i][2] for i in members],
-                                                [children[i][3] for i in members])
-            except MissingTableError:
-                return None
-            codes.update(zip(members, found))
+        try:
+            children = self.tablebase.child_results(board.size, board.mover_cubes,
+                                                    board.opponent_cubes)
+        except MissingTableError:
+            return None
         rows = []
-        for i, (source, target, _, _, status) in enumerate(children):
+        for source, target, _, _, probed in children:
             move = Move(square_name(board.size, source), square_name(board.size, target))
-            if status:
-                seen = SearchResult.terminal(status)
+            if probed.plies == 0:         # a finished game (only those end in 0 plies)
+                seen = SearchResult.terminal(probed.wdl)
             else:
-                probed = ProbeResult.of_code(codes[i])
                 seen = SearchResult(probed.value, probed.plies, None, [], source="tablebase")
             rows.append((move, seen_by_mover(move, seen)))
         rows.sort(key=lambda row: preference(row[1]))
@@ -116,11 +110,15 @@ class Solver(BaseSolver[Board]):
         child = board.copy(stack=False)
         while (line is None or len(played) < line) and not child.is_game_over() and (
                 result.wdl != 0 or not played):
-            moves = self.tablebase.probe_moves(child)
-            if not moves:
+            if self.traps and not played:
+                move = trap_move(self.tablebase, child)
+            else:
+                moves = self.tablebase.probe_moves(child)
+                move = moves[0][0] if moves else None
+            if move is None:
                 break
-            played.append(moves[0][0])
-            child.push(played[-1])
+            played.append(move)
+            child.push(move)
         return SearchResult(result.value, result.plies, played[0] if played else None, played,
                             source="tablebase")
 

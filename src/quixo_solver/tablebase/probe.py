@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from .._backend import rules
 from ..baseboard import check_board
 from ..board import Board, Move
 from . import files, values
@@ -82,6 +83,12 @@ class Tablebase:
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
         return self.path(size, mover_count, opponent_count).exists()
 
+    def has_size(self, size: int) -> bool:
+        """Whether any class of the board size is built."""
+        cells = size * size
+        return any(self.has_table(size, a, b) for a in range(cells + 1)
+                   for b in range(cells + 1 - a))
+
     def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
         """The table of a class; MissingTableError if it is not built."""
         key = (size, mover_count, opponent_count)
@@ -112,6 +119,29 @@ class Tablebase:
     def probe(self, board: Board) -> ProbeResult:
         return ProbeResult.of_code(self.code(board))
 
+    def child_results(self, size: int, mover: int,
+                      opponent: int) -> list[tuple[int, int, int, int, ProbeResult]]:
+        """Every legal move of a position (masks of the player to move and of the other) as
+        (source, target, child's mover, child's opponent, the child's result for its mover),
+        in move order: the children of each class looked up in one call, a finished child
+        from its line alone. MissingTableError if a child's class is not built."""
+        children = rules.children(size, mover, opponent)
+        by_class: dict[tuple[int, int], list[int]] = {}
+        for i, (_, _, child_mover, child_opponent, status) in enumerate(children):
+            if not status:
+                key = (child_mover.bit_count(), child_opponent.bit_count())
+                by_class.setdefault(key, []).append(i)
+        results: dict[int, ProbeResult] = {}
+        for (a, b), members in by_class.items():
+            found = self.codes_at(size, a, b, [children[i][2] for i in members],
+                                  [children[i][3] for i in members])
+            results.update((i, ProbeResult.of_code(code)) for i, code in zip(members, found))
+        return [(source, target, child_mover, child_opponent,
+                 results[i] if not status else
+                 ProbeResult(values.WIN if status > 0 else values.LOSS, 0))
+                for i, (source, target, child_mover, child_opponent, status)
+                in enumerate(children)]
+
     def probe_wdl(self, board: Board) -> int:
         """+1 if the player to move wins, 0 for a draw, -1 for a loss."""
         return values.wdl_of(self.code(board))
@@ -119,6 +149,13 @@ class Tablebase:
     def probe_plies(self, board: Board) -> int | None:
         """Plies to the end with best play (SPEC); None for a draw."""
         return values.plies_of(self.code(board))
+
+    def get(self, board: Board, default: T | None = None) -> ProbeResult | T | None:
+        """The result of a position, or `default` where its class is not built."""
+        try:
+            return self.probe(board)
+        except MissingTableError:
+            return default
 
     def get_wdl(self, board: Board, default: T | None = None) -> int | T | None:
         try:
@@ -142,7 +179,7 @@ class Tablebase:
             seen = self.probe(child)
             plies = None if seen.plies is None else seen.plies + 1
             results.append((move, ProbeResult(-seen.wdl, plies)))
-        results.sort(key=lambda item: _preference(item[1]))
+        results.sort(key=lambda item: move_preference(item[1]))
         return results
 
     def best_move(self, board: Board) -> Move | None:
@@ -150,7 +187,9 @@ class Tablebase:
         return moves[0][0] if moves else None
 
 
-def _preference(result: ProbeResult) -> tuple[int, int]:
+def move_preference(result: ProbeResult) -> tuple[int, int]:
+    """A sort key of moves by their results for the mover, best first: the fastest win,
+    then draws, then the slowest loss."""
     if result.wdl == values.DRAW:
         return (1, 0)
     assert result.plies is not None   # a win or a loss has plies
