@@ -108,11 +108,13 @@ def _pieces(array: np.ndarray) -> Iterator[memoryview]:
 
 
 def save(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide], place: Place,
-         longest: int, inputs: list[list[int]]) -> None:
-    """Write the state atomically (a stop during the write leaves the previous checkpoint)."""
+         longest: int, inputs: list[list[int]], seconds: float = 0.0) -> None:
+    """Write the state atomically (a stop during the write leaves the previous checkpoint);
+    `seconds`: the solving time it holds, for the build's journal."""
     arrays = _arrays(sides)
     metadata = json.dumps({
-        "place": asdict(place), "longest": longest, "state_version": _retro.STATE_VERSION,
+        "place": asdict(place), "longest": longest, "seconds": round(seconds, 3),
+        "state_version": _retro.STATE_VERSION,
         "inputs": inputs, "arrays": [[name, int(array.size)] for name, array in arrays]},
         separators=(",", ":")).encode()
     head = HEAD.pack(MAGIC, VERSION, unit.size, unit.mover_count, unit.opponent_count,
@@ -132,9 +134,10 @@ def save(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide], place: 
 
 
 def load(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide],
-         inputs: list[list[int]]) -> tuple[Place, int]:
-    """Read a checkpoint into the sides' arrays; (place, longest). CheckpointError if it does
-    not check out: the sides' arrays may then hold part of it (solve afresh)."""
+         inputs: list[list[int]]) -> tuple[Place, int, float]:
+    """Read a checkpoint into the sides' arrays; (place, longest, seconds of solving it
+    holds). CheckpointError if it does not check out: the sides' arrays may then hold part of
+    it (solve afresh)."""
     arrays = _arrays(sides)
     try:
         handle = open(path, "rb")
@@ -176,7 +179,8 @@ def load(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide],
     table = struct.pack(f"<{len(checksums)}I", *checksums)
     if tail != table + CRC.pack(zlib.crc32(table)) + END:
         raise CheckpointError(f"{path} is damaged: its arrays do not match their checksums")
-    return Place(**metadata["place"]), int(metadata["longest"])
+    # (seconds: absent from the checkpoints of builds before the journal)
+    return Place(**metadata["place"]), int(metadata["longest"]), float(metadata.get("seconds", 0))
 
 
 class Checkpoints:
@@ -188,17 +192,24 @@ class Checkpoints:
                  every: float = DEFAULT_SECONDS, deadline: float | None = None):
         self.path, self.unit, self.inputs = path, unit, inputs
         self.every, self.deadline = every, deadline
-        self.last_saved = time.monotonic()
+        self.started = self.last_saved = time.monotonic()
         self.saved_place = START      # what the folder holds (or where the solve began)
         self.saved = 0
+        self.earlier_seconds = 0.0    # the solving time of earlier runs, kept by the checkpoint
+        self.resumed = False
+
+    @property
+    def solving_seconds(self) -> float:
+        """The pair's solving time so far, over every run that saved its work."""
+        return self.earlier_seconds + time.monotonic() - self.started
 
     def restore(self, sides: Sequence[_retro.ClassSide]) -> tuple[Place, int] | None:
         """The saved state, read into the sides, or None when there is none (a checkpoint that
         does not check out is removed, with a CheckpointError's message returned instead)."""
         if not self.path.exists():
             return None
-        place, longest = load(self.path, self.unit, sides, self.inputs)
-        self.saved_place = place
+        place, longest, self.earlier_seconds = load(self.path, self.unit, sides, self.inputs)
+        self.saved_place, self.resumed = place, True
         return place, longest
 
     def reached(self, sides: Sequence[_retro.ClassSide], place: Place, longest: int) -> None:
@@ -206,7 +217,8 @@ class Checkpoints:
         now = time.monotonic()
         over = self.deadline is not None and now >= self.deadline
         if (over or now - self.last_saved >= self.every) and place != self.saved_place:
-            save(self.path, self.unit, sides, place, longest, self.inputs)
+            save(self.path, self.unit, sides, place, longest, self.inputs,
+                 self.solving_seconds)
             self.saved += 1
             self.saved_place = place
             self.last_saved = time.monotonic()
