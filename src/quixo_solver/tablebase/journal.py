@@ -2,10 +2,12 @@
 tables' folder, so that what each step cost (time, peak memory, disk) is known after the
 build, however many runs, stops and resumes it took.
 
-A line: {"size", "mover", "opponent", "entries", "threads", "seconds", "resumed",
-"peak_memory_bytes", "bytes", "finished"}. `seconds` is the unit's solving time, summed over
-the runs that worked on it (the time kept by its checkpoints, plus the last run's); work lost
-after a checkpoint by a kill is not in it. `peak_memory_bytes` is the process's peak resident
+A line: {"size", "mover", "opponent", "entries", "threads", "seconds", "cpu_seconds",
+"resumed", "peak_memory_bytes", "bytes", "finished"}. `seconds` is the unit's solving time
+(wall), summed over the runs that worked on it (the time kept by its checkpoints, plus the
+last run's); work lost after a checkpoint by a kill is not in it. `cpu_seconds` is the
+process's CPU time over the same spans (every thread's: for a unit solved alone, its
+core-seconds, which other work on the machine barely changes). `peak_memory_bytes` is the process's peak resident
 memory while the unit ran (Linux: VmHWM, reset as the unit starts; elsewhere null): exact for a
 unit solved alone, shared by units solved side by side (the small ones). `bytes` is the size
 of the unit's files. The journal is a record, not an input: the build never reads it, and a
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import files, plan
+from .checkpoint import Spent
 
 JOURNAL_NAME = "BUILD-JOURNAL.jsonl"
 _STATUS = Path("/proc/self/status")
@@ -44,13 +47,14 @@ def peak_memory_bytes() -> int | None:
     return int(found.group(1)) * 1024 if found else None
 
 
-def record(directory: Path, unit: plan.Unit, *, threads: int, seconds: float, resumed: bool,
+def record(directory: Path, unit: plan.Unit, *, threads: int, spent: Spent, resumed: bool,
            peak_memory: int | None) -> None:
     """Append the line of a unit just written to `directory`'s journal (one write of one
     line, so that builds sharing a folder never interleave their lines)."""
     line: dict[str, Any] = {
         "size": unit.size, "mover": unit.mover_count, "opponent": unit.opponent_count,
-        "entries": unit.entries, "threads": threads, "seconds": round(seconds, 3),
+        "entries": unit.entries, "threads": threads,
+        "seconds": round(spent.wall, 3), "cpu_seconds": round(spent.cpu, 3),
         "resumed": resumed, "peak_memory_bytes": peak_memory,
         "bytes": sum((directory / files.table_name(unit.size, *cls)).stat().st_size
                      for cls in unit.classes),
