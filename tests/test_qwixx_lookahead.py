@@ -15,6 +15,7 @@ from qwixx_stats.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGH
                                    rate_lookahead,
                                    rate_second_python, train_python)
 from qwixx_stats.race import RaceTable, win_chance
+from qwixx_stats.registry import STRATEGY_CODES
 from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
 from qwixx_stats.strategies import CautiousPlayer, GreedyPlayer, SplitMix64
 
@@ -167,8 +168,7 @@ def test_strategy_checks(qwixx_race2, qwixx_race3, learned):
     with pytest.raises(GameError, match="roller"):
         Advisor(qwixx_race2, ExpectedValues(np.zeros_like(qwixx_race2.mean)),
                 "lookahead").passive([Sheet(), Sheet()], 1, "1,2,3,4,5,6")
-    codes = np.array([_simulate.STRATEGY_CODES["lookahead"], _simulate.STRATEGY_CODES["win"]],
-                     dtype=np.intc)
+    codes = np.array([STRATEGY_CODES["lookahead"], STRATEGY_CODES["win"]], dtype=np.intc)
     with pytest.raises(ValueError, match="learned weights are"):
         _simulate.simulate(codes, np.zeros(2, dtype=np.intc), 0, 1, 1, np.zeros((1, 4)),
                            np.zeros((1, 2), dtype=np.intc), np.zeros(1, dtype=np.intc),

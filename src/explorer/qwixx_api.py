@@ -27,6 +27,7 @@ from qwixx_stats.cli import build_parser, parse_opponents
 from qwixx_stats.errors import QwixxError
 from qwixx_stats.game import MAX_PLAYERS, Game, SecondMark, after_first_actions
 from qwixx_stats.race import RaceTable
+from qwixx_stats.registry import DEFAULT_JUDGE
 from qwixx_stats.rules import LOCK_RULES, MARKS_TO_LOCK
 from qwixx_stats.savefile import MIN_PLAYERS, read_game, save_text
 from qwixx_stats.sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
@@ -81,7 +82,7 @@ class QwixxTables:
                                                                lock_after=lock_after)
             return self._values[lock_after]
 
-    def advisor(self, players: int, lock_after: int, judge: str = "win") -> Advisor:
+    def advisor(self, players: int, lock_after: int, judge: str = DEFAULT_JUDGE) -> Advisor:
         values = self.values(lock_after)
         with self._lock:
             key = (players, lock_after)

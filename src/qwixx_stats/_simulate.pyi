@@ -3,7 +3,15 @@ from typing import TypedDict, Unpack
 import numpy as np
 import numpy.typing as npt
 
-STRATEGY_CODES: dict[str, int]
+CODE_MAX_SCORE: int
+CODE_GREEDY: int
+CODE_CAUTIOUS: int
+CODE_RANDOM: int
+CODE_WIN: int
+CODE_WEIGHTED: int
+CODE_SCORED: int
+CODE_LOOKAHEAD: int
+CODE_QWIXXER: int
 ENDINGS: dict[str, int]
 RULES: dict[str, int | tuple[int, int]]
 HEURISTIC_WEIGHT_COUNT: int

@@ -55,9 +55,10 @@ cdef enum:
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
-STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
-                  "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED,
-                  "lookahead": LOOKAHEAD, "qwixxer-ga": QWIXXER}
+# the strategy codes, which the registry (registry.py) gives each strategy's name
+CODE_MAX_SCORE, CODE_GREEDY, CODE_CAUTIOUS, CODE_RANDOM = MAX_SCORE, GREEDY, CAUTIOUS, RANDOM
+CODE_WIN, CODE_WEIGHTED, CODE_SCORED = WIN, WEIGHTED, SCORED
+CODE_LOOKAHEAD, CODE_QWIXXER = LOOKAHEAD, QWIXXER
 HEURISTIC_WEIGHT_COUNT = HEURISTIC_WEIGHTS
 ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}

@@ -29,6 +29,7 @@ from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
 from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
                         table_directory, table_name)
 from .advisor import ADVISED_STRATEGIES, Advisor
+from .registry import DEFAULT_JUDGE, Reads, reads
 from .rollouts import MAX_ROLLOUTS
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
@@ -79,12 +80,12 @@ def load_race(args: argparse.Namespace, players: int, lock_after: int | None = N
 def load_advisor(args: argparse.Namespace) -> Callable[[int, int], Advisor]:
     def advisor(players: int, lock_after: int) -> Advisor:
         return Advisor(load_race(args, players, lock_after), load_values(args, lock_after),
-                       getattr(args, "judge", "win"))
+                       getattr(args, "judge", DEFAULT_JUDGE))
     return advisor
 
 
 def add_judge(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default="win",
+    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default=DEFAULT_JUDGE,
                         help="with opponents: the strategy whose chance of winning ranks the "
                         "choices: win (the race model right after the choice, default) or "
                         "lookahead (the choice played to the end of the turn, then the learned "
@@ -187,10 +188,9 @@ def command_simulate(args: argparse.Namespace) -> None:
         if games > MAX_GAMES:
             raise QwixxError(f"--games: at most {MAX_GAMES:,} with seat rotation for "
                              f"{args.players} players")
-    values = load_values(args) if any(s.name == "max-score" for s in strategies) else None
-    race = (load_race(args, args.players)
-            if any(s.name in ("win", "lookahead") for s in strategies)
-            and args.players > 1 else None)
+    needed = reads(strategies)
+    values = load_values(args) if Reads.VALUES in needed else None
+    race = load_race(args, args.players) if Reads.RACE in needed and args.players > 1 else None
     bar = Progress(games, "games")
     try:
         result = simulate(strategies, games, args.seed, values=values, race=race,

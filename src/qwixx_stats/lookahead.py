@@ -264,7 +264,6 @@ def first_best(rated: Sequence[tuple[object, float, float]]) -> int:
 class LookaheadPlayer:
     """Plays `lookahead` at one seat of a game, in Python (a `game.Player`; the twin of the
     kernel's player)."""
-    name = "lookahead"
 
     def __init__(self, race: RaceTable, learned: Optional[LearnedValue], game: Game,
                  seat: int):
@@ -329,6 +328,29 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         rated.append(RatedOption((colour, second), float(values[i]), float(means[i]), after))
     return rated
 
+
+class LookaheadJudge:
+    """The advice of `lookahead` (registry.Judge): every choice played to the end of the turn
+    by the kernel, then rated by the learned value (`learned`: lookahead.learned_for) or the
+    race model."""
+
+    def __init__(self, race: RaceTable, learned: Optional[LearnedValue]):
+        self.race, self.learned = race, learned
+
+    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[RatedOption]:
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, seat)
+
+    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                roller: Optional[int]) -> list[RatedOption]:
+        """It plays the turn on, so it needs the roller's seat."""
+        if roller is None or roller == seat:
+            raise GameError("lookahead advice to a non-active player needs the roller's "
+                            "seat, another than the player's")
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, roller)
+
+    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+               marked_first: bool) -> list[RatedOption]:
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, seat, marked_first)
 
 
 def train_python(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,

@@ -86,7 +86,6 @@ def _best(options: Iterable[T], key: Callable[[T], Any]) -> T:
 
 
 class GreedyPlayer:
-    name = "greedy"
 
     def _key(self, sheet: Sheet, dice: Dice, option: Option) -> tuple[int, int]:
         gain = apply_option(sheet, dice, option).score() - sheet.score()
@@ -112,7 +111,6 @@ class CautiousPlayer:
         if not is_whole(skip) or not 0 <= skip <= 10:
             raise StrategyError(f"cautious skip limit must be 0..10, not {clip(skip)}")
         self.skip = skip
-        self.name = f"cautious{skip}"
 
     def _key(self, sheet: Sheet, dice: Dice, option: Option) -> Optional[tuple[int, int]]:
         marks = _marks_of(sheet, dice, option)
@@ -137,7 +135,6 @@ class CautiousPlayer:
 
 
 class RandomPlayer:
-    name = "random"
 
     def __init__(self, rng: SplitMix64):
         if not isinstance(rng, SplitMix64):

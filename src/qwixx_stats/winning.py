@@ -150,7 +150,6 @@ def ranked(rated: Sequence[RatedOption]) -> list[RatedOption]:
 class WinPlayer:
     """Plays `win` at one seat of a game (a `game.Player` that reads the other sheets from the
     game it sits in)."""
-    name = "win"
 
     def __init__(self, race: RaceTable, game: Game, seat: int):
         if not isinstance(game, Game):
@@ -169,6 +168,27 @@ class WinPlayer:
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
         return best(rate_second(self.race, self.game.sheets, self.seat, dice,
                                 marked_first)).option[1]
+
+
+class WinJudge:
+    """The advice of `win` (registry.Judge): every choice by the race model's chance right
+    after it. It reads no learned value (`learned` must be None)."""
+
+    def __init__(self, race: RaceTable, learned: object = None):
+        if learned is not None:
+            raise GameError("a learned value is read by lookahead only")
+        self.race = race
+
+    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[RatedOption]:
+        return rate_active(self.race, sheets, seat, dice)
+
+    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                roller: Optional[int]) -> list[RatedOption]:
+        return rate_passive(self.race, sheets, seat, dice)
+
+    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+               marked_first: bool) -> list[RatedOption]:
+        return rate_second(self.race, sheets, seat, dice, marked_first)
 
 
 def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
