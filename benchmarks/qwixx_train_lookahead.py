@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 from qwixx_stats import _simulate
-from qwixx_stats.lookahead import LearnedValue
-from qwixx_stats.race import RaceTable
-from qwixx_stats.simulate import parse_strategies, simulate
+from qwixx_stats.strategies.lookahead import LearnedValue
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.strategies.simulate import parse_strategies, simulate
 from solverkit.arrayfile import write_atomically
 
 TRAINING_SEED = 3000

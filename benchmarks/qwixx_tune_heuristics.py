@@ -18,8 +18,8 @@ import json
 import random
 import time
 
-from qwixx_stats.registry import TUNED_WEIGHTS
-from qwixx_stats.simulate import Strategy, parse_strategies, simulate
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate
 
 TUNING_SEED = 1000
 PANEL = ["win", "max-score", "cautious:2"]

@@ -32,11 +32,11 @@ import time
 from pathlib import Path
 
 from qwixx_stats import Game
-from qwixx_stats.registry import TUNED_WEIGHTS
-from qwixx_stats.race import CORRELATION, RaceTable
-from qwixx_stats.simulate import parse_strategies, simulate, win_interval
-from qwixx_stats.solitaire import ExpectedValues
-from qwixx_stats.strategies import SplitMix64
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.tables.race import CORRELATION, RaceTable
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, win_interval
+from qwixx_stats.tables.solitaire import ExpectedValues
+from qwixx_stats.rules.stream import SplitMix64
 from qwixx_stats.advisor import Advisor
 
 OPPONENTS = ["qwixxer-ga", "scored", "weighted", "max-score", "greedy", "cautious:0",

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from qwixx_stats import (Dice, DiceError, Game, GameError, GameOverError, IllegalMarkError,
                          QwixxError, Sheet, SheetError, active_options)
 from qwixx_stats.errors import TurnFault
-from qwixx_stats.game import (after_first_actions, colour_marks, colour_sum_problem,
+from qwixx_stats.rules.game import (after_first_actions, colour_marks, colour_sum_problem,
                               white_sum_rows)
 
 from .qwixx_api import ANYTHING, COLOUR, DICE_INPUT, assert_refuses, refusal_cases

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet
 from qwixx_stats.errors import GameError, StrategyError, TableError
-from qwixx_stats.heuristics import (ENDING_VALUE, HeuristicPlayer, WEIGHT_COUNT, choice_value,
+from qwixx_stats.strategies.heuristics import (ENDING_VALUE, HeuristicPlayer, WEIGHT_COUNT, choice_value,
                                     scored_change, sum_ways, weighted_change, weighted_features)
-from qwixx_stats.registry import TUNED_WEIGHTS
-from qwixx_stats.race import Outlook, RaceTable, win_chance
-from qwixx_stats.simulate import Strategy, parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.tables.race import Outlook, RaceTable, win_chance
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
 
 UNIT = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
@@ -101,7 +101,7 @@ def test_strategy_names_and_weights():
     ("weighted,scored", 2, 5), ("scored,cautious:2", 2, 4), ("greedy,weighted,scored", 3, 5),
     ("weighted,random,max-score,scored", 4, 5)])
 def test_kernel_games_equal_python_games(qwixx_table_dir, text, players, lock_after):
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
     strategies = parse_strategies(text, players)
     values = ExpectedValues.load(qwixx_table_dir, lock_after=lock_after)
     fast = simulate(strategies, 12, 41, values=values, lock_after=lock_after)

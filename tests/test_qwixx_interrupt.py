@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from qwixx_stats.savefile import load_game
+from qwixx_stats.track.savefile import load_game
 
 # POSIX only: Windows has no SIGINT to send to a child process (the Windows wheels skip these)
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send on Windows")
@@ -47,7 +47,7 @@ KERNEL = textwrap.dedent("""
     import sys
     import numpy as np
     from qwixx_stats import _simulate
-    from qwixx_stats.solitaire import solve_table
+    from qwixx_stats.tables.solitaire import solve_table
     print("started", flush=True)
     try:
         if sys.argv[1] == "simulate":       # one call of about 15 s, no Python in between

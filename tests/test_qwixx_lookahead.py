@@ -8,16 +8,17 @@ from hypothesis import strategies as st
 from qwixx_stats import Dice, ExpectedValues, Game, Sheet, _simulate
 from qwixx_stats.advisor import Advisor
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
-from qwixx_stats.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
+from qwixx_stats.strategies.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
                                    SURE_CHANCE, THEIR_PAIR_WEIGHTS, LearnedValue,
                                    LookaheadPlayer, first_best, learned_chance,
                                    learned_features, learned_for, rate_first_python,
                                    rate_lookahead,
                                    rate_second_python, train_python)
-from qwixx_stats.race import RaceTable, win_chance
-from qwixx_stats.registry import STRATEGY_CODES
-from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
-from qwixx_stats.strategies import CautiousPlayer, GreedyPlayer, SplitMix64
+from qwixx_stats.tables.race import RaceTable, win_chance
+from qwixx_stats.strategies.registry import STRATEGY_CODES
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.rules.stream import SplitMix64
+from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 
 
 @pytest.fixture(scope="module")

@@ -25,14 +25,14 @@ from starlette.requests import Request
 from qwixx_stats import answers
 from qwixx_stats.cli import build_parser, parse_opponents
 from qwixx_stats.errors import TurnFault
-from qwixx_stats.game import MAX_PLAYERS, Game
-from qwixx_stats.race import RaceTable
-from qwixx_stats.registry import DEFAULT_JUDGE
-from qwixx_stats.rules import LOCK_RULES, MARKS_TO_LOCK
-from qwixx_stats.savefile import MIN_PLAYERS, read_game, save_text
-from qwixx_stats.sheet import COLOURS, Dice, Sheet, is_whole
-from qwixx_stats.solitaire import ExpectedValues, table_directory
-from qwixx_stats.track import GameText, parse_dice, parse_mark, parse_row
+from qwixx_stats.rules.game import MAX_PLAYERS, Game
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.strategies.registry import DEFAULT_JUDGE
+from qwixx_stats.rules.constants import LOCK_RULES, MARKS_TO_LOCK
+from qwixx_stats.track.savefile import MIN_PLAYERS, read_game, save_text
+from qwixx_stats.rules.sheet import COLOURS, Dice, Sheet, is_whole
+from qwixx_stats.tables.solitaire import ExpectedValues, table_directory
+from qwixx_stats.track.tracker import GameText, parse_dice, parse_mark, parse_row
 from qwixx_stats.advisor import Advisor
 
 from .arguments import BadRequest, Parameter, parse_command

@@ -10,14 +10,14 @@ from typing import Optional
 from solverkit.messages import clip
 
 from .errors import GameError
-from .game import Option
-from .lookahead import LearnedValue, learned_for
-from .race import RaceTable
-from .registry import ADVISING, DEFAULT_JUDGE, KINDS, Reads
-from .rollouts import Estimate, rollout_chance
-from .sheet import Dice, Sheet
-from .solitaire import ExpectedValues
-from .winning import RatedOption, ranked
+from .rules.game import Option
+from .strategies.lookahead import LearnedValue, learned_for
+from .tables.race import RaceTable
+from .strategies.registry import ADVISING, DEFAULT_JUDGE, KINDS, Reads
+from .strategies.rollouts import Estimate, rollout_chance
+from .rules.sheet import Dice, Sheet
+from .tables.solitaire import ExpectedValues
+from .strategies.winning import RatedOption, ranked
 
 
 @dataclass(frozen=True)

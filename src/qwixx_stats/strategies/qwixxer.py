@@ -56,12 +56,12 @@ from typing import Optional
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError
-from .game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
+from .. import _simulate
+from ..errors import GameError
+from ..rules.game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
 from .heuristics import sum_ways
-from .rules import CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS
-from .sheet import COLOURS, Dice, Sheet, close_all, position
+from ..rules.constants import CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS
+from ..rules.sheet import COLOURS, Dice, Sheet, close_all, position
 
 CHAMPION_WEIGHTS: tuple[float, float, float, float] = _simulate.QWIXXER_WEIGHTS
 Single = Optional[tuple[str, int]]      # the (row, box) of a choice's one mark, if one

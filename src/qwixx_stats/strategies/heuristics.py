@@ -44,12 +44,12 @@ from typing import Optional
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, StrategyError
-from .game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
-                   white_sum_rows)
-from .race import SAME_CHANCE
-from .sheet import COLOURS, LAST_BOX, Dice, Sheet, close_all, position
+from .. import _simulate
+from ..errors import GameError, StrategyError
+from ..rules.game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
+                          white_sum_rows)
+from ..tables.race import SAME_CHANCE
+from ..rules.sheet import COLOURS, LAST_BOX, Dice, Sheet, close_all, position
 
 WEIGHT_COUNT = int(_simulate.HEURISTIC_WEIGHT_COUNT)
 ENDING_VALUE = float(_simulate.ENDING_VALUE)

@@ -66,14 +66,14 @@ from typing import TYPE_CHECKING, Any, Optional
 from solverkit.commandline import error_line, whole_number
 from solverkit.messages import clip, cut_path
 
-from .errors import QwixxError, TrackError, TurnFault, seat_name
-from .game import MAX_PLAYERS, Game, Option, SecondMark, Turn, and_list
-from .rules import CLOSED_ROWS_TO_END, LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END
+from ..errors import QwixxError, TrackError, TurnFault, seat_name
+from ..rules.game import MAX_PLAYERS, Game, Option, SecondMark, Turn, and_list
+from ..rules.constants import CLOSED_ROWS_TO_END, LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END
 from .savefile import MIN_PLAYERS, load_game, save_game
-from .sheet import COLOURS, Dice, Sheet, is_whole
+from ..rules.sheet import COLOURS, Dice, Sheet, is_whole
 
 if TYPE_CHECKING:
-    from .advisor import Advice, Advisor
+    from ..advisor import Advice, Advisor
 
 ADVICE_SHOWN = 4               # options of the advice shown, best first
 REMOVED_DIE = 1                # the value stored for the die of a closed row

@@ -18,17 +18,18 @@ from typing import Optional, Protocol
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, SimulationError, StrategyError
-from .game import MAX_PLAYERS, Game, Player
+from .. import _simulate
+from ..errors import GameError, SimulationError, StrategyError
+from ..rules.game import MAX_PLAYERS, Game, Player
 from .heuristics import (SCORED_WEIGHTS, WEIGHTED_WEIGHTS, HeuristicPlayer, check_weights,
                          scored_change, weighted_change)
 from .lookahead import LearnedValue, LookaheadJudge, LookaheadPlayer, learned_for
 from .qwixxer import QwixxerPlayer
-from .race import RaceTable
-from .sheet import Dice, Sheet, is_whole
-from .solitaire import ExpectedValues, OptimalPlayer
-from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
+from ..tables.race import RaceTable
+from ..rules.sheet import Dice, Sheet, is_whole
+from ..tables.solitaire import ExpectedValues, OptimalPlayer
+from ..rules.stream import SplitMix64
+from .simple import CautiousPlayer, GreedyPlayer, RandomPlayer
 from .winning import RatedOption, WinJudge, WinPlayer
 
 MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes

@@ -37,10 +37,10 @@ import numpy as np
 from solverkit.arrayfile import write_array
 from solverkit.messages import clip
 
-from . import _solitaire
-from .errors import TableError
-from .rules import MARKS_TO_LOCK
-from .sheet import Sheet, check_lock_after, check_sheet, is_whole
+from .. import _solitaire
+from ..errors import TableError
+from ..rules.constants import MARKS_TO_LOCK
+from ..rules.sheet import Sheet, check_lock_after, check_sheet, is_whole
 from .solitaire import (PENALTY_STATES, SHEET_STATES, check_table_array, load_or_solve,
                         read_table, sheet_state, solve_order)
 

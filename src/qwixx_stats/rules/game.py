@@ -16,8 +16,8 @@ from typing import Optional, Protocol
 
 from solverkit.messages import clip
 
-from .errors import GameError, GameOverError, TurnFault
-from .rules import MARKS_TO_LOCK
+from ..errors import GameError, GameOverError, TurnFault
+from .constants import MARKS_TO_LOCK
 from .sheet import (COLOURS, Dice, Sheet, check_colour, check_lock_after, check_sheet,
                     close_all, closed_rows, game_over, is_whole, position)
 

@@ -55,16 +55,17 @@ import numpy as np
 from solverkit.arrayfile import read_array, write_array
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, TableError
-from .game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
-                   colour_marks, final_share, white_sum_rows)
-from .race import SAME_CHANCE, RaceTable, win_chance
-from .rules import MARKS_TO_LOCK
-from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
-from .solitaire import row_state
-from .strategies import SplitMix64
-from .winning import RatedOption, WinPlayer, check_table, sheet_arrays, win_value
+from .. import _simulate
+from ..errors import GameError, TableError
+from ..rules.game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
+                          colour_marks, final_share, white_sum_rows)
+from ..tables.race import SAME_CHANCE, RaceTable, win_chance
+from ..rules.constants import MARKS_TO_LOCK
+from ..rules.sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
+from ..tables.solitaire import row_state
+from ..rules.stream import SplitMix64
+from .kernel_view import sheet_arrays
+from .winning import RatedOption, WinPlayer, check_table, win_value
 
 LEARNED_VERSION = 1
 LEARNED_MAGIC = b"QWXLRN2P"          # a learned value of a table of two players
@@ -109,7 +110,7 @@ class LearnedValue:
         """The weights of `path` (default: LEARNED_FILE, shipped with the package), once the
         file's magic, version, shape and checksums are right."""
         if path is None:
-            with resources.as_file(resources.files(__package__) / "data" / LEARNED_FILE) as file:
+            with resources.as_file(resources.files("qwixx_stats") / "data" / LEARNED_FILE) as file:
                 return cls.load(file)
         array = read_array(path, LEARNED_MAGIC, LEARNED_VERSION, TableError)
         if array.shape != (LEARNED_SIZE,) or array.dtype != np.float64:

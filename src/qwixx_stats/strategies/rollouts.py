@@ -21,16 +21,17 @@ import numpy as np
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError
-from .game import Game, Option, PlannedPlayer, colour_sum_problem, final_share
+from .. import _simulate
+from ..errors import GameError
+from ..rules.game import Game, Option, PlannedPlayer, colour_sum_problem, final_share
 from .lookahead import LearnedValue, check_learned, learned_for
-from .race import RaceTable
+from ..tables.race import RaceTable
 from .registry import (DEFAULT_JUDGE, ROLLING_OUT, STRATEGY_CODES, Models, Reads, Seat,
                        Strategy, reads)
-from .sheet import COLOURS, Dice, Sheet, is_whole, position
-from .strategies import SplitMix64
-from .winning import check_table, others_of, sheet_arrays
+from ..rules.sheet import COLOURS, Dice, Sheet, is_whole, position
+from ..rules.stream import SplitMix64
+from .kernel_view import sheet_arrays
+from .winning import check_table, others_of
 
 MAX_ROLLOUTS = 10 ** 7
 
@@ -77,8 +78,9 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
     registry.ROLLING_OUT; DEFAULT_JUDGE at every seat by default; lookahead players read
     `learned`, or the race model without it): the mean share over `rollouts` games played on
-    by the kernel, with its standard error. The same seed gives every option the same rolls (common random
-    numbers: differences between options are measured more precisely than each chance)."""
+    by the kernel, with its standard error. The same seed gives every option the same rolls
+    (common random numbers: differences between options are measured more precisely than each
+    chance)."""
     table, seat = check_table(sheets, seat, race)
     if not is_whole(active) or not 0 <= active < len(table):
         raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")

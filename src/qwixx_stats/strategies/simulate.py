@@ -25,18 +25,18 @@ import numpy.typing as npt
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import SimulationError, StrategyError
-from .game import MAX_PLAYERS, Game
+from .. import _simulate
+from ..errors import SimulationError, StrategyError
+from ..rules.game import MAX_PLAYERS, Game
 from .heuristics import WEIGHT_COUNT
 from .lookahead import LearnedValue
-from .race import RaceTable
+from ..tables.race import RaceTable
 from .registry import (STRATEGY_CODES, STRATEGY_HELP, Seat, Strategy, check_strategies,
                        models_for, parse_strategies)
-from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
-from .sheet import check_lock_after, is_whole
-from .solitaire import ExpectedValues
-from .strategies import SplitMix64
+from ..rules.constants import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
+from ..rules.sheet import check_lock_after, is_whole
+from ..tables.solitaire import ExpectedValues
+from ..rules.stream import SplitMix64
 
 BATCH = 20_000
 MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
