@@ -126,9 +126,13 @@ class Game:
         turn.take_first([players[i].first_action(self.sheets[i], dice, i == self.active)
                          for i in range(self.players)])
         if not turn.ends_with_first:
-            active = self.active
-            turn.take_second(players[active].second_action(
-                turn.after[active], dice, turn.first[active] is not None))
+            active, before = self.active, self.sheets
+            self.sheets = turn.after         # players who read the game see action 1 done
+            try:
+                turn.take_second(players[active].second_action(
+                    turn.after[active], dice, turn.first[active] is not None))
+            finally:
+                self.sheets = before
         turn.finish()
 
     def pop(self) -> TurnRecord:
@@ -140,8 +144,8 @@ class Game:
         self.sheets, self.active = self._before.pop()
         return self.history.pop()
 
-    def _commit(self, sheets: list[Sheet], record: TurnRecord) -> None:
-        self._before.append((self.sheets, self.active))
+    def _commit(self, before: list[Sheet], sheets: list[Sheet], record: TurnRecord) -> None:
+        self._before.append((before, self.active))
         self.sheets = sheets
         self.history.append(record)
         self.active = (self.active + 1) % self.players
@@ -159,7 +163,7 @@ class Turn:
         if game.is_over():
             raise GameOverError("the game is over")
         self.game, self.dice = game, Dice.parse(dice)
-        self.active, self._played = game.active, len(game.history)
+        self.active, self._played, self._before = game.active, len(game.history), game.sheets
         self.start = close_all(game.sheets)      # the sheets, every closed row closed on each
         self.first: list[Optional[str]] = []
         self.after: list[Sheet] = []             # the sheets after action 1 (take_first)
@@ -221,7 +225,7 @@ class Turn:
             closed = closed_rows(sheets)
             sheets = [s.close(closed) for s in sheets]
         record = TurnRecord(self.active, self.dice, self.first, self.second, penalty)
-        self.game._commit(sheets, record)
+        self.game._commit(self._before, sheets, record)
         return record
 
 
