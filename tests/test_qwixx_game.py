@@ -7,7 +7,7 @@ from qwixx_stats import (Dice, DiceError, Game, GameError, GameOverError, Illega
                          QwixxError, Sheet, SheetError, active_options)
 from qwixx_stats.errors import TurnFault
 from qwixx_stats.rules.game import (after_first_actions, colour_marks, colour_sum_problem,
-                              white_sum_rows)
+                                    white_sum_rows)
 
 from .qwixx_api import ANYTHING, COLOUR, DICE_INPUT, assert_refuses, refusal_cases
 from .refusals import returns_or_refuses

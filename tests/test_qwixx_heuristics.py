@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from qwixx_stats import Dice, Game, Sheet
 from qwixx_stats.errors import GameError, StrategyError, TableError
 from qwixx_stats.strategies.heuristics import (ENDING_VALUE, HeuristicPlayer, WEIGHT_COUNT, choice_value,
-                                    scored_change, sum_ways, weighted_change, weighted_features)
+                                               scored_change, sum_ways, weighted_change, weighted_features)
 from qwixx_stats.strategies.registry import TUNED_WEIGHTS
 from qwixx_stats.tables.race import Outlook, RaceTable, win_chance
 from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python

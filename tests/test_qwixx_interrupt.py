@@ -52,9 +52,9 @@ KERNEL = textwrap.dedent("""
     try:
         if sys.argv[1] == "simulate":       # one call of about 15 s, no Python in between
             games = 3_000_000
-            _simulate.simulate(np.array([1, 1], dtype=np.int32), np.zeros(2, dtype=np.int32),
-                               0, games, 1, np.zeros((1, 4)),
-                               np.zeros((games, 2), dtype=np.int32),
+            lineup = _simulate.Lineup(np.array([1, 1], dtype=np.int32),
+                                      np.zeros(2, dtype=np.int32), np.zeros((1, 4)))
+            _simulate.simulate(lineup, 0, games, 1, np.zeros((games, 2), dtype=np.int32),
                                np.zeros(games, dtype=np.int32), np.zeros(games, dtype=np.int32))
         else:                               # the whole solve, without a progress callback
             solve_table()

@@ -10,7 +10,7 @@ from qwixx_stats.errors import GameError, StrategyError
 from qwixx_stats.strategies import qwixxer
 from qwixx_stats.rules.game import active_options, colour_marks
 from qwixx_stats.strategies.qwixxer import (CHAMPION_WEIGHTS, QwixxerPlayer, champion_options, dominates,
-                                 instinct, pick, prune)
+                                            instinct, pick, prune)
 from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
 
 W = CHAMPION_WEIGHTS

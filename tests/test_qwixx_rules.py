@@ -1,5 +1,5 @@
 """The numbers of the rules and the one test of a game's end (rules.py), the kernels' copy of
-them (_rules.pxd), and the errors every refusal raises."""
+them (_constants.pxd), and the errors every refusal raises."""
 import pytest
 
 import qwixx_stats

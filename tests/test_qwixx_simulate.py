@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet, SimulationError, Strategy
 from qwixx_stats.strategies.simulate import (BATCH, MAX_GAMES, MAX_KEPT_GAMES, StrategyError, ending,
-                                  parse_strategies, simulate, simulate_python)
+                                             parse_strategies, simulate, simulate_python)
 from qwixx_stats.rules.stream import SplitMix64
 from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 

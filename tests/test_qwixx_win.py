@@ -11,7 +11,7 @@ from qwixx_stats import Dice, Game, Sheet
 from qwixx_stats.tables._solitaire_python import paced_bellman
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
 from qwixx_stats.tables.race import (CONTINUATION, NODES, WEIGHTS, Outlook, RaceTable, race_name,
-                              win_chance)
+                                     win_chance)
 from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
 from qwixx_stats.advisor import Advisor
 from qwixx_stats.strategies.winning import WinPlayer, best, rate_active, rate_passive, rate_second

@@ -1,12 +1,14 @@
 """The kernel's view of a table's sheets: the plain arrays that `_simulate`'s entry points
-read (the sheets are Python objects; the kernel plays on integers)."""
+read (the sheets are Python objects; the kernel plays on integers), and the position of a
+table before a roll (_simulate.Position)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..rules.sheet import COLOURS, Sheet, closed_rows, position
+from .. import _simulate
+from ..rules.sheet import COLOURS, Dice, Sheet, closed_rows, position
 
 
 def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -28,3 +30,12 @@ def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.nd
     shut = closed_rows(sheets)
     closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in shut)
     return last, marks, locked, penalties, closed
+
+
+def kernel_position(sheets: Sequence[Sheet], active: int, dice: Dice,
+                    lock_after: int) -> _simulate.Position:
+    """The table of checked `sheets` (every closed row closed on each) before the roll `dice`
+    of the player at seat `active`, as the kernel reads it."""
+    last, marks, locked, penalties, closed = sheet_arrays(sheets)
+    return _simulate.Position(lock_after, last, marks, locked, penalties, closed, active,
+                              np.array(dice, dtype=np.intc))

@@ -64,7 +64,7 @@ from ..rules.constants import MARKS_TO_LOCK
 from ..rules.sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
 from ..tables.solitaire import row_state
 from ..rules.stream import SplitMix64
-from .kernel_view import sheet_arrays
+from .kernel_view import kernel_position
 from .winning import RatedOption, WinPlayer, check_table, win_value
 
 LEARNED_VERSION = 1
@@ -301,15 +301,14 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         raise GameError("action 2 is the active player's, after action 1 marked (True) or "
                         "not (False)")
     dice = Dice.parse(dice)
-    last, marks, locked, penalties, closed = sheet_arrays(table)
     options = np.zeros((_simulate.MAX_CHOICES, 4), dtype=np.intc)
     values = np.zeros(_simulate.MAX_CHOICES)
     means = np.zeros(_simulate.MAX_CHOICES)
     count = _simulate.rate_lookahead(
-        race.lock_after, last, marks, locked, penalties, closed, active,
-        np.array(dice, dtype=np.intc), seat, -1 if marked_first is None else int(marked_first),
-        options, values, means, learned=None if learned is None else learned.weights,
-        **race.kernel_arrays())
+        kernel_position(table, active, dice, race.lock_after),
+        _simulate.lookahead_lineup(len(table), race.kernel_race(),
+                                   None if learned is None else learned.weights),
+        seat, -1 if marked_first is None else int(marked_first), options, values, means)
     # no mark at all costs a penalty: in action 1 the active player's, in action 2 when
     # action 1 marked nothing
     penalised = seat == active if marked_first is None else not marked_first
@@ -352,6 +351,16 @@ class LookaheadJudge:
     def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
                marked_first: bool) -> list[RatedOption]:
         return rate_lookahead(self.race, self.learned, sheets, seat, dice, seat, marked_first)
+
+
+def train(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,
+          rate: float, race_rate: float) -> None:
+    """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
+    series `seed` between two lookahead players reading it and `race` (the kernel,
+    _simulate.train_lookahead; its twin: train_python)."""
+    _simulate.train_lookahead(_simulate.lookahead_lineup(2, race.kernel_race(), learned.weights),
+                              first_game, games, seed, rate, race_rate,
+                              lock_after=race.lock_after)
 
 
 def train_python(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,

@@ -30,7 +30,7 @@ from .registry import (DEFAULT_JUDGE, ROLLING_OUT, STRATEGY_CODES, Models, Reads
                        Strategy, reads)
 from ..rules.sheet import COLOURS, Dice, Sheet, is_whole, position
 from ..rules.stream import SplitMix64
-from .kernel_view import sheet_arrays
+from .kernel_view import kernel_position
 from .winning import check_table, others_of
 
 MAX_ROLLOUTS = 10 ** 7
@@ -101,13 +101,11 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
         row, box = COLOURS.index(colour), position(colour, number)
     codes = np.array([STRATEGY_CODES[strategy.name] for strategy in lineup], dtype=np.intc)
     shares = np.zeros(rollouts, dtype=np.float64)
-    last, marks, locked, penalties, closed = sheet_arrays(table)
-    _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
-                       race.lock_after, last, marks, locked, penalties, closed, active,
-                       np.array(dice, dtype=np.intc), seat,
-                       -1 if first is None else COLOURS.index(first), row, box, seed, shares,
-                       learned=None if learned is None else learned.weights,
-                       **race.kernel_arrays())
+    players = _simulate.Lineup(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
+                               race.kernel_race(), None,
+                               None if learned is None else learned.weights)
+    _simulate.rollouts(players, kernel_position(table, active, dice, race.lock_after), seat,
+                       -1 if first is None else COLOURS.index(first), row, box, seed, shares)
     spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 

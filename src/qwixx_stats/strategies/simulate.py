@@ -237,14 +237,12 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
         raise SimulationError(f"progress must be a function or None, not {clip(progress)}")
     models = models_for(strategies, lock_after, values, race, learned)
     future = models.values.future if models.values is not None else np.zeros((1, 4))
-    race_arrays: dict[str, Any] = {}
-    if models.race is not None:
-        race_arrays = models.race.kernel_arrays()
-    if models.learned is not None:
-        race_arrays["learned"] = models.learned.weights
     codes = np.array([STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
-    race_arrays["heuristic"] = heuristic_weights(strategies)
+    lineup = _simulate.Lineup(codes, limits, future,
+                              None if models.race is None else models.race.kernel_race(),
+                              heuristic_weights(strategies),
+                              None if models.learned is None else models.learned.weights)
     rows = games if keep_games else min(games, BATCH)
     scores = np.zeros((rows, len(strategies)), dtype=np.int32)
     turns = np.zeros(rows, dtype=np.int32)
@@ -255,9 +253,8 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
         count = min(BATCH, games - first)
         at = first if keep_games else 0
         batch = slice(at, at + count)
-        _simulate.simulate(codes, limits, first, count, seed, future, scores[batch],
-                           turns[batch], endings[batch], lock_after=lock_after, rotate=rotate,
-                           **race_arrays)
+        _simulate.simulate(lineup, first, count, seed, scores[batch], turns[batch],
+                           endings[batch], lock_after=lock_after, rotate=rotate)
         totals.add(scores[batch], turns[batch], endings[batch])
         if progress is not None:
             progress(count)
