@@ -34,17 +34,19 @@ from cython.parallel cimport prange
 from libc.math cimport exp, log
 from libc.stdint cimport uint64_t
 
-from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
+from ._options cimport (MAX_OPTIONS, apply_option, mark_gain, option_gain, option_marks,
+                        option_skips, second_marks, skipped)
+from ._rows cimport SHEET_STATES, state_index
+from ._sheet cimport (NO_ROW, ROWS, Option, Sheet, box_of, can_mark, closed_count, mark,
+                      row_state, score, sheet_value)
+from ._stream cimport game_stream, random_below
 from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
 from ._constants cimport (CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS,
                           PENALTY_STATES, compiled_rules, game_ends, is_lock_rule)
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
-    ROWS = 4
     MAX_PLAYERS = 8
-    MAX_OPTIONS = 5 * (1 + ROWS * 2)
-    NO_ROW = -1
     MAX_SCORE = 0
     GREEDY = 1
     CAUTIOUS = 2
@@ -69,109 +71,10 @@ ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
 RULES = compiled_rules()      # the rules this module was compiled with (_constants.pxd)
 
-ctypedef struct Sheet:
-    int last[ROWS]
-    int marks[ROWS]
-    int locked[ROWS]
-    int penalties
-    int lock_after     # marks the row needs before its last number (the game's lock rule)
-
-ctypedef struct Option:
-    int first          # row of action 1, or NO_ROW
-    int first_box      # its box (the white sum's)
-    int second         # row of action 2, or NO_ROW
-    int second_box     # its box
 
 
-# -- random stream (strategies.SplitMix64) ------------------------------------------------
-cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
-
-cdef inline int random_below(uint64_t* state, int n) noexcept nogil:
-    return <int>(((next_random(state) >> 32) * <uint64_t>n) >> 32)
-
-
-cdef inline uint64_t game_stream(uint64_t seed, long game) noexcept nogil:
-    cdef uint64_t mixer = seed + 0x9E3779B97F4A7C15ULL * <uint64_t>(game + 1)
-    return next_random(&mixer)
-
-
-# -- sheets (sheet.Sheet) -----------------------------------------------------------------
-cdef inline int box_of(int row, int number) noexcept nogil:
-    return number - 2 if row < 2 else 12 - number
-
-
-cdef inline bint can_mark(const Sheet* sheet, int closed, int row, int box) noexcept nogil:
-    if closed & (1 << row):
-        return False
-    if box <= sheet.last[row]:
-        return False
-    return box < LOCK_POSITION or sheet.marks[row] >= sheet.lock_after
-
-
-cdef inline int mark(Sheet* sheet, int closed, int row, int box) noexcept nogil:
-    """Mark a legal box; returns the closed mask including a lock it makes."""
-    sheet.last[row] = box
-    sheet.marks[row] += 1
-    if box == LOCK_POSITION:
-        sheet.locked[row] = 1
-        closed |= 1 << row
-    return closed
-
-
-cdef inline int score(const Sheet* sheet) noexcept nogil:
-    cdef int total = -PENALTY_POINTS * sheet.penalties, row, n
-    for row in range(ROWS):
-        n = sheet.marks[row] + sheet.locked[row]
-        total += n * (n + 1) // 2
-    return total
-
-
-cdef inline int closed_count(int closed) noexcept nogil:
-    return (closed & 1) + ((closed >> 1) & 1) + ((closed >> 2) & 1) + ((closed >> 3) & 1)
-
-
-cdef inline int row_state(const Sheet* sheet, int closed, int row) noexcept nogil:
-    if closed & (1 << row):
-        return CLOSED
-    if sheet.marks[row] == 0:
-        return 0
-    return 1 + sheet.last[row] * (sheet.last[row] + 1) // 2 + sheet.marks[row] - 1
-
-
-cdef inline double sheet_value(const double* future, const Sheet* sheet, int closed) noexcept nogil:
-    """Expected final score of the single-player optimum (solitaire.ExpectedValues.value)."""
-    if game_ends(sheet.penalties, closed_count(closed)):
-        return score(sheet)
-    cdef Py_ssize_t index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
-                                        row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    return score(sheet) + future[index * PENALTY_STATES + sheet.penalties]
-
-
-# -- options (game.active_options) --------------------------------------------------------
-cdef inline int second_marks(const Sheet* sheet, int closed, const int* dice, int* rows,
-                             int* boxes) noexcept nogil:
-    """The marks action 2 can make on `sheet` (game.colour_marks): per row, in row order, a
-    white die plus that row's die, the first white die's before the second's (equal white
-    dice once); returns their number."""
-    cdef int count = 0, row, white, box
-    for row in range(ROWS):
-        for white in range(2):
-            if white == 1 and dice[1] == dice[0]:
-                continue
-            box = box_of(row, dice[white] + dice[2 + row])
-            if can_mark(sheet, closed, row, box):
-                rows[count] = row
-                boxes[count] = box
-                count += 1
-    return count
-
-
+# -- the options of a roll (game.active_options; the rest: _options.pxd) -----------------
 cdef int active_options(const Sheet* sheet, int closed, const int* dice,
                         Option* options) noexcept nogil:
     cdef int count = 0, first, first_box = 0, i, marks, closed_after
@@ -205,67 +108,6 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice,
             options[count].second_box = boxes[i]
             count += 1
     return count
-
-
-cdef inline int apply_option(Sheet* sheet, int closed, const Option* option) noexcept nogil:
-    """game.apply_option: both marks, or a penalty when there is none."""
-    if option.first >= 0:
-        closed = mark(sheet, closed, option.first, option.first_box)
-    if option.second >= 0:
-        closed = mark(sheet, closed, option.second, option.second_box)
-    if option.first < 0 and option.second < 0:
-        sheet.penalties += 1
-    return closed
-
-
-cdef inline int skipped(const Sheet* sheet, int row, int box) noexcept nogil:
-    return box - sheet.last[row] - 1
-
-
-cdef inline int mark_gain(int marks, int box) noexcept nogil:
-    """The points a legal mark adds to a row of `marks` marks: one more mark, and the lock's
-    mark too when it locks (a row of n marks scores n(n+1)/2)."""
-    if box == LOCK_POSITION:
-        return (marks + 1) + (marks + 2)
-    return marks + 1
-
-
-cdef inline int option_gain(const Sheet* sheet, const Option* option) noexcept nogil:
-    """score(sheet after the option) - score(sheet), without making that sheet: the gain of
-    each mark (the second counts the first when both are in one row), or a penalty."""
-    cdef int gain = 0
-    if option.first < 0 and option.second < 0:
-        return -PENALTY_POINTS
-    if option.first >= 0:
-        gain = mark_gain(sheet.marks[option.first], option.first_box)
-    if option.second >= 0:
-        gain += mark_gain(sheet.marks[option.second] + (option.second == option.first),
-                          option.second_box)
-    return gain
-
-
-cdef inline int option_skips(const Sheet* sheet, const Option* option,
-                             int* largest) noexcept nogil:
-    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip (the
-    second mark skips from the first when both are in one row)."""
-    cdef int total = 0, k, box = -1, last
-    largest[0] = 0
-    if option.first >= 0:
-        box = option.first_box
-        k = skipped(sheet, option.first, box)
-        total += k
-        largest[0] = k
-    if option.second >= 0:
-        last = box if option.second == option.first else sheet.last[option.second]
-        k = option.second_box - last - 1
-        total += k
-        if k > largest[0]:
-            largest[0] = k
-    return total
-
-
-cdef inline int option_marks(const Option* option) noexcept nogil:
-    return (option.first >= 0) + (option.second >= 0)
 
 
 # -- decisions ----------------------------------------------------------------------------
