@@ -95,13 +95,16 @@ found = TeamSolver(tt_mib=64).solve(TeamBoard(size=5), depth=5)
 result = found.nodes / found.seconds
 """,
     "Qwixx single-player table solve (s)": """
-from qwixx_stats.solitaire import solve_table
+try:
+    from qwixx_stats.tables.solitaire import solve_table
+except ImportError:                   # a tree from before qwixx_stats had its folders
+    from qwixx_stats.solitaire import solve_table
 started = time.perf_counter()
 solve_table()
 result = time.perf_counter() - started
 """,
     "Qwixx simulate, 2 players greedy vs cautious:2 (games/s)": """
-from qwixx_stats.simulate import parse_strategies, simulate
+from qwixx_stats import parse_strategies, simulate
 result = simulate(parse_strategies("greedy,cautious:2", 2), 400000, 1, keep_games=False)
 result = result.games / result.seconds
 """,

@@ -30,15 +30,15 @@ from typing import Optional
 import numpy as np
 
 from qwixx_stats.advisor import Advice, Advisor
-from qwixx_stats.game import Game, Option, SecondMark
-from qwixx_stats.qwixxer import QwixxerPlayer
-from qwixx_stats.race import RaceTable
-from qwixx_stats.rules import PENALTIES_TO_END
-from qwixx_stats.sheet import Dice, Sheet, closed_rows
-from qwixx_stats.simulate import parse_strategies, simulate, win_interval
-from qwixx_stats.solitaire import ExpectedValues
-from qwixx_stats.strategies import SplitMix64
-from qwixx_stats.rollouts import rollout_chance
+from qwixx_stats.rules.game import Game, Option, SecondMark
+from qwixx_stats.strategies.qwixxer import QwixxerPlayer
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.rules.constants import PENALTIES_TO_END
+from qwixx_stats.rules.sheet import Dice, Sheet, closed_rows
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, win_interval
+from qwixx_stats.tables.solitaire import ExpectedValues
+from qwixx_stats.rules.stream import SplitMix64
+from qwixx_stats.strategies.rollouts import rollout_chance
 from solverkit.progress import Progress
 
 OPPONENT = "qwixxer-ga"

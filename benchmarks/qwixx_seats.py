@@ -8,7 +8,7 @@ Measuring seed (below 1000).
 """
 import argparse
 
-from qwixx_stats.simulate import parse_strategies, simulate
+from qwixx_stats.strategies.simulate import parse_strategies, simulate
 
 STRATEGIES = ["win", "scored", "weighted", "max-score", "cautious:2"]
 

@@ -13,8 +13,8 @@ import statistics
 import time
 
 from qwixx_stats import Sheet
-from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
-from qwixx_stats.solitaire import ExpectedValues, solve_table, states_to_solve
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.tables.solitaire import ExpectedValues, solve_table, states_to_solve
 
 
 def main():

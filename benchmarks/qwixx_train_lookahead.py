@@ -4,7 +4,7 @@
 
 From w0 = 1 and every other weight 0 (the race model exactly), two lookahead players reading
 the weights play each other; the weights learn after every turn (lookahead.py, the method;
-_simulate.train_lookahead, the kernel). The schedule is --games at the learning rate --rate,
+lookahead.train, the kernel). The schedule is --games at the learning rate --rate,
 then as many at a tenth of it; weight 0 learns at a hundredth of the rate. One core, about
 2,000 games a second.
 
@@ -19,10 +19,9 @@ import json
 import time
 from pathlib import Path
 
-from qwixx_stats import _simulate
-from qwixx_stats.lookahead import LearnedValue
-from qwixx_stats.race import RaceTable
-from qwixx_stats.simulate import parse_strategies, simulate
+from qwixx_stats.strategies.lookahead import LearnedValue, train
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.strategies.simulate import parse_strategies, simulate
 from solverkit.arrayfile import write_atomically
 
 TRAINING_SEED = 3000
@@ -66,8 +65,7 @@ def main():
         if first + games <= done:
             continue
         started = time.perf_counter()
-        _simulate.train_lookahead(learned.weights, first, games, TRAINING_SEED, rate,
-                                  rate / 100, **race.kernel_arrays())
+        train(learned, race, first, games, TRAINING_SEED, rate, rate / 100)
         seconds = time.perf_counter() - started
         learned.save(partial)
         done = first + games

@@ -18,8 +18,8 @@ import json
 import random
 import time
 
-from qwixx_stats.heuristics import DEFAULT_WEIGHTS
-from qwixx_stats.simulate import Strategy, parse_strategies, simulate
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate
 
 TUNING_SEED = 1000
 PANEL = ["win", "max-score", "cautious:2"]
@@ -38,7 +38,7 @@ def fitness(name, weights, games, seed):
 
 
 def tune(name, generations, offspring, games, rng):
-    parent = list(DEFAULT_WEIGHTS[name])
+    parent = list(TUNED_WEIGHTS[name])
     scales = list(SCALES[name])
     history = []
     for generation in range(generations):
@@ -64,13 +64,13 @@ def main():
     parser.add_argument("--generations", type=int, default=40)
     parser.add_argument("--offspring", type=int, default=8)
     parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--only", choices=sorted(DEFAULT_WEIGHTS))
+    parser.add_argument("--only", choices=sorted(TUNED_WEIGHTS))
     parser.add_argument("--random-seed", type=int, default=24)
     args = parser.parse_args()
     rng = random.Random(args.random_seed)
     started = time.perf_counter()
     out = {}
-    for name in ([args.only] if args.only else sorted(DEFAULT_WEIGHTS)):
+    for name in ([args.only] if args.only else sorted(TUNED_WEIGHTS)):
         weights, _ = tune(name, args.generations, args.offspring, args.games, rng)
         out[name] = weights
     print(json.dumps(out))

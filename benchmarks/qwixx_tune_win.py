@@ -12,8 +12,8 @@ import json
 
 import numpy as np
 
-from qwixx_stats.race import RaceTable
-from qwixx_stats.simulate import parse_strategies, simulate
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.strategies.simulate import parse_strategies, simulate
 
 TUNING_SEED = 2000
 HEAD_TO_HEAD = ["scored", "weighted", "cautious:2", "max-score", "cautious:3", "greedy"]

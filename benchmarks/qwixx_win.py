@@ -32,11 +32,11 @@ import time
 from pathlib import Path
 
 from qwixx_stats import Game
-from qwixx_stats.heuristics import DEFAULT_WEIGHTS
-from qwixx_stats.race import CORRELATION, RaceTable
-from qwixx_stats.simulate import parse_strategies, simulate, win_interval
-from qwixx_stats.solitaire import ExpectedValues
-from qwixx_stats.strategies import SplitMix64
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.tables.race import CORRELATION, RaceTable
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, win_interval
+from qwixx_stats.tables.solitaire import ExpectedValues
+from qwixx_stats.rules.stream import SplitMix64
 from qwixx_stats.advisor import Advisor
 
 OPPONENTS = ["qwixxer-ga", "scored", "weighted", "max-score", "greedy", "cautious:0",
@@ -154,7 +154,7 @@ def main():
         parser.error("measuring seeds are below 1000 (1000 and up are tuning seeds)")
     report = {"player": args.player, "games": args.games, "seed": args.seed,
               "correlation": CORRELATION,
-              "weights": {name: list(w) for name, w in DEFAULT_WEIGHTS.items()}}
+              "weights": {name: list(w) for name, w in TUNED_WEIGHTS.items()}}
     print(f"two players, {args.games:,} games each, seats rotated (lock after 5):")
     report["head_to_head"] = head_to_head(args.player, args.games, args.seed, 5)
     report["mixed_tables"] = []

@@ -5,7 +5,7 @@
 import pytest
 
 from qwixx_stats import Dice, ExpectedValues, Sheet
-from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def test_advise_one_roll(benchmark, values):
 
 def test_win_decision_one_roll(benchmark, values, tmp_path_factory):
     """What `qwixx track` computes for the active player: every plan rated (Python)."""
-    from qwixx_stats.race import RaceTable
+    from qwixx_stats.tables.race import RaceTable
     from qwixx_stats.advisor import Advisor
     advisor = Advisor(RaceTable.load(tmp_path_factory.mktemp("race"), players=2), values)
     sheets = [Sheet.parse("red:2,3,5 green:12,10 penalties:1"), Sheet.parse("yellow:3,4,5")]

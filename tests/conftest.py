@@ -72,7 +72,7 @@ def small_tables(tmp_path_factory):
 @pytest.fixture(scope="session")
 def qwixx_table_dir(tmp_path_factory):
     """A folder holding the solved single-player Qwixx table (solved once per session)."""
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
 
     directory = tmp_path_factory.mktemp("qwixx")
     ExpectedValues.load(directory)
@@ -81,7 +81,7 @@ def qwixx_table_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def qwixx_values(qwixx_table_dir):
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
 
     return ExpectedValues.load(qwixx_table_dir, build=False)
 
@@ -89,7 +89,7 @@ def qwixx_values(qwixx_table_dir):
 @pytest.fixture(scope="session")
 def qwixx_values_lock4(qwixx_table_dir):
     """The single-player table of the lock-after-4 variant (solved once per session)."""
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
 
     return ExpectedValues.load(qwixx_table_dir, lock_after=4)
 
@@ -97,7 +97,7 @@ def qwixx_values_lock4(qwixx_table_dir):
 @pytest.fixture(scope="session")
 def qwixx_race2(qwixx_table_dir):
     """The 2-player race table of the `win` strategy (solved once per session)."""
-    from qwixx_stats.race import RaceTable
+    from qwixx_stats.tables.race import RaceTable
 
     return RaceTable.load(qwixx_table_dir, players=2)
 
@@ -108,7 +108,7 @@ def qwixx_zero_table(tmp_path_factory):
     everywhere), written in a fraction of a second: for tests that read a table but need no
     true value."""
     import numpy as np
-    from qwixx_stats import solitaire
+    from qwixx_stats.tables import solitaire
 
     folder = tmp_path_factory.mktemp("zero-table")
     solitaire.write_table(folder / solitaire.TABLE_NAME,
@@ -119,7 +119,7 @@ def qwixx_zero_table(tmp_path_factory):
 @pytest.fixture
 def qwixx_no_solving(monkeypatch):
     """Fail the test at once if anything starts the minute-long single-player solve."""
-    from qwixx_stats import solitaire
+    from qwixx_stats.tables import solitaire
 
     def refuse(*args, **kwargs):
         pytest.fail("the table solve was started")

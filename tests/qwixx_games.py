@@ -1,6 +1,6 @@
 """Games the Qwixx tests replay (the tracker's and its save file's tests)."""
-from qwixx_stats.game import Game
-from qwixx_stats.sheet import Dice
+from qwixx_stats.rules.game import Game
+from qwixx_stats.rules.sheet import Dice
 
 # Player 1 fills red 2..6 and player 2 yellow 2..6 (every white sum marked by both).
 FIVE_EACH = [(dice, ["red", "yellow"], None)

@@ -13,7 +13,7 @@ import urllib.parse
 import pytest
 
 from qwixx_stats.cli import main as qwixx_main
-from qwixx_stats.savefile import load_game
+from qwixx_stats.track.savefile import load_game
 
 from .explorer_server import Client, require, running_server
 

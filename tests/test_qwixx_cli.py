@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from qwixx_stats import solitaire
+from qwixx_stats.tables import solitaire
 from qwixx_stats.cli import main
 from solverkit.commandline import MESSAGE_LIMIT
 
@@ -151,8 +151,8 @@ def test_advise_against_opponents_ranks_by_chance_of_winning(run):
 
 def test_advise_judged_by_lookahead(run, qwixx_table_dir):
     from qwixx_stats import Sheet
-    from qwixx_stats.lookahead import LearnedValue, rate_lookahead
-    from qwixx_stats.race import RaceTable
+    from qwixx_stats.strategies.lookahead import LearnedValue, rate_lookahead
+    from qwixx_stats.tables.race import RaceTable
 
     sheets = [Sheet.parse("red:2,3,4 green:12,11"), Sheet.parse("yellow:3,4,5,6")]
     status, out, _ = run("advise", "--sheet", str(sheets[0]), "--dice", DICE, "--opponents",
@@ -284,11 +284,11 @@ def test_module_entry_bad_argument_one_line():
 def test_an_internal_error_is_one_line_with_status_1(run_without_tables, monkeypatch):
     """A bug (an exception that is not a refusal of the input) is named in one line, with exit
     status 1 and no traceback."""
-    import qwixx_stats.probabilities
+    import qwixx_stats.rules.probabilities
 
     def broken():
         raise KeyError("a bug")
-    monkeypatch.setattr(qwixx_stats.probabilities, "tables_text", broken)
+    monkeypatch.setattr(qwixx_stats.rules.probabilities, "tables_text", broken)
     status, out, err = run_without_tables("probabilities")
     assert status == 1 and out == ""
     assert err == "qwixx: error: internal error: KeyError: 'a bug'\n"

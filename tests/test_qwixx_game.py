@@ -5,8 +5,9 @@ from hypothesis import strategies as st
 
 from qwixx_stats import (Dice, DiceError, Game, GameError, GameOverError, IllegalMarkError,
                          QwixxError, Sheet, SheetError, active_options)
-from qwixx_stats.game import (after_first_actions, colour_marks, colour_sum_problem,
-                              white_sum_rows)
+from qwixx_stats.errors import TurnFault
+from qwixx_stats.rules.game import (after_first_actions, colour_marks, colour_sum_problem,
+                                    white_sum_rows)
 
 from .qwixx_api import ANYTHING, COLOUR, DICE_INPUT, assert_refuses, refusal_cases
 from .refusals import returns_or_refuses
@@ -211,3 +212,59 @@ def test_fuzz_play_turn(dice, first, second):
         assert game.sheets == before and game.history == []
     else:
         assert dice_ok and len(game.history) == 1
+
+
+def test_pop_takes_turns_back_to_the_game_of_the_first_turns():
+    game = game_of(FIVE_RED, "")
+    turns = [("6,6,1,1,1,1", ["red", None], None), ("1,2,3,4,5,6", [None, None], ("green", 7)),
+             ("3,4,6,1,2,5", ["yellow", "blue"], None)]
+    states = []
+    for dice, first, second in turns:
+        states.append((list(game.sheets), game.active, len(game.history)))
+        game.play_turn(dice, first, second)
+    for sheets, active, played in reversed(states):
+        record = game.pop()
+        assert (game.sheets, game.active, len(game.history)) == (sheets, active, played)
+        assert record.active == active
+    with pytest.raises(GameError, match="nothing to take back"):
+        game.pop()
+    game.play_turn("6,6,1,1,1,1", ["red", None], None)
+    assert game.sheets[0].is_locked("red")
+
+
+def test_a_turn_step_by_step_names_each_fault_once():
+    game = game_of("red:2,3,4,5,6", "red:7")
+    turn = game.turn("3,4,6,1,2,5")
+    turn.check_first(0, "red")
+    with pytest.raises(TurnFault) as refused:
+        turn.check_first(1, "red")
+    fault = refused.value
+    assert (fault.seat, str(fault)) == (1, "player 2 cannot mark 7 in red: 7 is already "
+                                           "marked in red")
+    assert fault.text(lambda seat: f"seat {seat}") == ("seat 1 cannot mark 7 in red: 7 is "
+                                                       "already marked in red")
+    with pytest.raises(GameError, match="after every player's action 1"):
+        turn.take_second(("red", 9))
+    assert [str(s) for s in turn.take_first(["red", None])] == [
+        str(Sheet.parse("red:2,3,4,5,6,7")), str(Sheet.parse("red:7"))]
+    with pytest.raises(TurnFault, match="player 1 cannot mark 8 in red: 8 is not a white die"):
+        turn.take_second(("red", 8))
+    assert turn.take_second(("red", 10)) == ("red", 10) and game.history == []
+    record = turn.finish()
+    assert record.second == ("red", 10) and game.sheets[0].marks("red")[-1] == 10
+    with pytest.raises(GameError, match="moved on"):
+        turn.finish()
+
+
+def test_action_2_after_action_1_ended_the_game_is_a_fault_of_the_turn():
+    game = game_of(FIVE_RED + " closed:green", "closed:green")
+    turn = game.turn("6,6,1,1,1,1")
+    turn.take_first(["red", None])
+    assert turn.ends_with_first and turn.locked_now == {"red"}
+    with pytest.raises(TurnFault) as refused:
+        turn.take_second(("yellow", 7))
+    assert refused.value.seat is None
+    assert str(refused.value) == ("red and green are closed: the game ends with action 1 "
+                                  "(no action 2)")
+    turn.finish()
+    assert game.is_over() and game.history[-1].second is None

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet
 from qwixx_stats.errors import GameError, StrategyError, TableError
-from qwixx_stats.heuristics import (DEFAULT_WEIGHTS, ENDING_VALUE, HeuristicPlayer,
-                                    WEIGHT_COUNT, choice_value, scored_change, sum_ways,
-                                    weighted_features)
-from qwixx_stats.race import Outlook, RaceTable, win_chance
-from qwixx_stats.simulate import Strategy, parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.heuristics import (ENDING_VALUE, HeuristicPlayer, WEIGHT_COUNT, choice_value,
+                                               scored_change, sum_ways, weighted_change, weighted_features)
+from qwixx_stats.strategies.registry import TUNED_WEIGHTS
+from qwixx_stats.tables.race import Outlook, RaceTable, win_chance
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
 
 UNIT = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
@@ -54,32 +54,33 @@ def test_a_game_ending_choice_is_worth_its_exact_share():
     ahead = Sheet.parse("red:2,3,4,5,6,7,8,9 yellow:2,3,4,5,6 closed:red")
     behind = Sheet.parse("red:2,3 green:12,11,10 closed:red")
     locked = ahead.mark("yellow", 12)
-    for name in ("weighted", "scored"):
-        weights = DEFAULT_WEIGHTS[name]
-        assert choice_value(name, weights, ahead, locked, [behind]) == ENDING_VALUE / 2
-        assert choice_value(name, weights, behind, behind.add_penalty().add_penalty()
+    for name, change in (("weighted", weighted_change), ("scored", scored_change)):
+        weights = TUNED_WEIGHTS[name]
+        assert choice_value(change, weights, ahead, locked, [behind]) == ENDING_VALUE / 2
+        assert choice_value(change, weights, behind, behind.add_penalty().add_penalty()
                             .add_penalty().add_penalty(), [ahead]) == -ENDING_VALUE / 2
 
 
-@pytest.mark.parametrize("name", ["weighted", "scored"])
-def test_heuristics_lock_a_game_they_lead_and_not_one_they_trail(name):
+@pytest.mark.parametrize("name, change", [("weighted", weighted_change),
+                                          ("scored", scored_change)])
+def test_heuristics_lock_a_game_they_lead_and_not_one_they_trail(name, change):
     ahead = Sheet.parse("red:2,3,4,5,6,7,8,9 yellow:2,3,4,5,6 closed:red")
     behind = Sheet.parse("red:2,3 green:12,11,10 closed:red")
     dice = Dice.parse("6,6,1,1,1,1")           # white sum 12 locks yellow
     game = Game(2, [ahead, behind], active=1)
-    assert HeuristicPlayer(name, DEFAULT_WEIGHTS[name], game, 0).first_action(
+    assert HeuristicPlayer(change, TUNED_WEIGHTS[name], game, 0).first_action(
         ahead, dice, False) == "yellow"
     trailer = Sheet.parse("red:2,3 yellow:2,3,4,5,6 closed:red")
     leader = Sheet.parse("red:2,3,4,5,6,7,8,9,10,11,12 green:12,11,10,9,8,7 closed:red")
     game = Game(2, [trailer, leader], active=1)
-    assert HeuristicPlayer(name, DEFAULT_WEIGHTS[name], game, 0).first_action(
+    assert HeuristicPlayer(change, TUNED_WEIGHTS[name], game, 0).first_action(
         trailer, dice, False) != "yellow"
 
 
 def test_strategy_names_and_weights():
     weighted, scored = parse_strategies("weighted,scored", 2)
-    assert weighted.weights == DEFAULT_WEIGHTS["weighted"]
-    assert scored.weights == DEFAULT_WEIGHTS["scored"]
+    assert weighted.weights == TUNED_WEIGHTS["weighted"]
+    assert scored.weights == TUNED_WEIGHTS["scored"]
     assert str(weighted) == "weighted" and len(weighted.weights) == WEIGHT_COUNT
     assert Strategy("scored", weights=UNIT).weights == UNIT
     with pytest.raises(StrategyError, match="takes no argument"):
@@ -90,17 +91,17 @@ def test_strategy_names_and_weights():
         Strategy("scored", weights=(math.inf,) * 8)
     with pytest.raises(StrategyError, match="takes no weights"):
         Strategy("greedy", weights=UNIT)
-    with pytest.raises(StrategyError, match="a heuristic is one of"):
-        HeuristicPlayer("greedy", UNIT, Game(2), 0)
+    with pytest.raises(StrategyError, match="weighted_change or scored_change"):
+        HeuristicPlayer(sum_ways, UNIT, Game(2), 0)
     with pytest.raises(GameError, match="seat"):
-        HeuristicPlayer("scored", UNIT, Game(2), 2)
+        HeuristicPlayer(scored_change, UNIT, Game(2), 2)
 
 
 @pytest.mark.parametrize("text, players, lock_after", [
     ("weighted,scored", 2, 5), ("scored,cautious:2", 2, 4), ("greedy,weighted,scored", 3, 5),
     ("weighted,random,max-score,scored", 4, 5)])
 def test_kernel_games_equal_python_games(qwixx_table_dir, text, players, lock_after):
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
     strategies = parse_strategies(text, players)
     values = ExpectedValues.load(qwixx_table_dir, lock_after=lock_after)
     fast = simulate(strategies, 12, 41, values=values, lock_after=lock_after)

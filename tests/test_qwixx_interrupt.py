@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from qwixx_stats.savefile import load_game
+from qwixx_stats.track.savefile import load_game
 
 # POSIX only: Windows has no SIGINT to send to a child process (the Windows wheels skip these)
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send on Windows")
@@ -47,14 +47,14 @@ KERNEL = textwrap.dedent("""
     import sys
     import numpy as np
     from qwixx_stats import _simulate
-    from qwixx_stats.solitaire import solve_table
+    from qwixx_stats.tables.solitaire import solve_table
     print("started", flush=True)
     try:
         if sys.argv[1] == "simulate":       # one call of about 15 s, no Python in between
             games = 3_000_000
-            _simulate.simulate(np.array([1, 1], dtype=np.int32), np.zeros(2, dtype=np.int32),
-                               0, games, 1, np.zeros((1, 4)),
-                               np.zeros((games, 2), dtype=np.int32),
+            lineup = _simulate.Lineup(np.array([1, 1], dtype=np.int32),
+                                      np.zeros(2, dtype=np.int32), np.zeros((1, 4)))
+            _simulate.simulate(lineup, 0, games, 1, np.zeros((games, 2), dtype=np.int32),
                                np.zeros(games, dtype=np.int32), np.zeros(games, dtype=np.int32))
         else:                               # the whole solve, without a progress callback
             solve_table()

@@ -8,15 +8,17 @@ from hypothesis import strategies as st
 from qwixx_stats import Dice, ExpectedValues, Game, Sheet, _simulate
 from qwixx_stats.advisor import Advisor
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
-from qwixx_stats.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
-                                   SURE_CHANCE, THEIR_PAIR_WEIGHTS, LearnedValue,
-                                   LookaheadPlayer, first_best, learned_chance,
-                                   learned_features, learned_for, rate_first_python,
-                                   rate_lookahead,
-                                   rate_second_python, train_python)
-from qwixx_stats.race import RaceTable, win_chance
-from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
-from qwixx_stats.strategies import CautiousPlayer, GreedyPlayer, SplitMix64
+from qwixx_stats.strategies.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
+                                              SURE_CHANCE, THEIR_PAIR_WEIGHTS, LearnedValue,
+                                              LookaheadPlayer, first_best, learned_chance,
+                                              learned_features, learned_for, rate_first_python,
+                                              rate_lookahead,
+                                              rate_second_python, train, train_python)
+from qwixx_stats.tables.race import RaceTable, win_chance
+from qwixx_stats.strategies.registry import STRATEGY_CODES
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.rules.stream import SplitMix64
+from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 
 
 @pytest.fixture(scope="module")
@@ -167,13 +169,10 @@ def test_strategy_checks(qwixx_race2, qwixx_race3, learned):
     with pytest.raises(GameError, match="roller"):
         Advisor(qwixx_race2, ExpectedValues(np.zeros_like(qwixx_race2.mean)),
                 "lookahead").passive([Sheet(), Sheet()], 1, "1,2,3,4,5,6")
-    codes = np.array([_simulate.STRATEGY_CODES["lookahead"], _simulate.STRATEGY_CODES["win"]],
-                     dtype=np.intc)
+    codes = np.array([STRATEGY_CODES["lookahead"], STRATEGY_CODES["win"]], dtype=np.intc)
     with pytest.raises(ValueError, match="learned weights are"):
-        _simulate.simulate(codes, np.zeros(2, dtype=np.intc), 0, 1, 1, np.zeros((1, 4)),
-                           np.zeros((1, 2), dtype=np.intc), np.zeros(1, dtype=np.intc),
-                           np.zeros(1, dtype=np.intc), learned=np.zeros(5),
-                           **qwixx_race2.kernel_arrays())
+        _simulate.Lineup(codes, np.zeros(2, dtype=np.intc), np.zeros((1, 4)),
+                         qwixx_race2.kernel_race(), None, np.zeros(5))
 
 
 def test_without_a_learned_value_it_reads_the_race_model(qwixx_race2):
@@ -191,21 +190,17 @@ def test_without_a_learned_value_it_reads_the_race_model(qwixx_race2):
 
 def test_learning_equals_the_python_twin_and_resumes(qwixx_race2, learned):
     kernel, python = LearnedValue.load(), LearnedValue.load()
-    _simulate.train_lookahead(kernel.weights, 3, 2, 77, 0.01, 0.001,
-                              **qwixx_race2.kernel_arrays())
+    train(kernel, qwixx_race2, 3, 2, 77, 0.01, 0.001)
     train_python(python, qwixx_race2, 3, 2, 77, 0.01, 0.001)
     assert np.allclose(kernel.weights, python.weights, rtol=0, atol=1e-12)
     assert not np.array_equal(kernel.weights, learned.weights)     # it learned something
     # two blocks of games learn exactly what one does (an interrupted run resumes)
     split = LearnedValue.load()
-    _simulate.train_lookahead(split.weights, 3, 1, 77, 0.01, 0.001,
-                              **qwixx_race2.kernel_arrays())
-    _simulate.train_lookahead(split.weights, 4, 1, 77, 0.01, 0.001,
-                              **qwixx_race2.kernel_arrays())
+    train(split, qwixx_race2, 3, 1, 77, 0.01, 0.001)
+    train(split, qwixx_race2, 4, 1, 77, 0.01, 0.001)
     assert np.array_equal(split.weights, kernel.weights)
     frozen = LearnedValue.load()
-    _simulate.train_lookahead(frozen.weights, 0, 3, 77, 0.0, 0.0,
-                              **qwixx_race2.kernel_arrays())
+    train(frozen, qwixx_race2, 0, 3, 77, 0.0, 0.0)
     assert np.array_equal(frozen.weights, learned.weights)          # rate 0: nothing moves
 
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from qwixx_stats import COLOURS, Dice, Sheet
-from qwixx_stats.probabilities import exact_tables, float_tables, tables_json
+from qwixx_stats.rules.probabilities import exact_tables, float_tables, tables_json
 
 ROLLS = [Dice(*faces) for faces in itertools.product(range(1, 7), repeat=6)]
 

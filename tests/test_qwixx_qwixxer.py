@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet
 from qwixx_stats.errors import GameError, StrategyError
-from qwixx_stats import qwixxer
-from qwixx_stats.game import active_options, colour_marks
-from qwixx_stats.qwixxer import (CHAMPION_WEIGHTS, QwixxerPlayer, champion_options, dominates,
-                                 instinct, pick, prune)
-from qwixx_stats.simulate import Strategy, parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies import qwixxer
+from qwixx_stats.rules.game import active_options, colour_marks
+from qwixx_stats.strategies.qwixxer import (CHAMPION_WEIGHTS, QwixxerPlayer, champion_options, dominates,
+                                            instinct, pick, prune)
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
 
 W = CHAMPION_WEIGHTS
 

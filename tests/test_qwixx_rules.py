@@ -1,11 +1,12 @@
 """The numbers of the rules and the one test of a game's end (rules.py), the kernels' copy of
-them (_rules.pxd), and the errors every refusal raises."""
+them (_constants.pxd), and the errors every refusal raises."""
 import pytest
 
 import qwixx_stats
-from qwixx_stats import _simulate, _solitaire, errors, rules
+from qwixx_stats import _simulate, _solitaire, errors
+from qwixx_stats.rules import constants as rules
 from qwixx_stats import Game, Sheet
-from qwixx_stats.sheet import game_over
+from qwixx_stats.rules.sheet import game_over
 
 
 def test_the_kernels_are_compiled_with_the_rules_of_rules_py():
@@ -45,8 +46,8 @@ def test_every_end_of_game_is_the_same_rule():
 def test_game_over_follows_the_rule_numbers(monkeypatch):
     """One place decides: with a (hypothetical) third closed row ending the game, the sheets
     and the game follow it."""
-    import qwixx_stats.sheet
-    monkeypatch.setattr(qwixx_stats.sheet, "game_ends",
+    import qwixx_stats.rules.sheet
+    monkeypatch.setattr(qwixx_stats.rules.sheet, "game_ends",
                         lambda penalties, closed: penalties >= 4 or closed >= 3)
     assert not Sheet.parse("closed:red,blue").is_finished()
     assert not Game(2, [Sheet.parse("closed:red"), Sheet.parse("closed:blue")]).is_over()

@@ -6,9 +6,9 @@ import os
 import pytest
 
 from qwixx_stats.errors import QwixxError, SaveFileError, TrackError
-from qwixx_stats.game import Game
-from qwixx_stats.savefile import (FORMAT, MAX_SAVE_BYTES, MAX_TURNS, VERSION, checksum,
-                                  game_record, load_game, save_game)
+from qwixx_stats.rules.game import Game
+from qwixx_stats.track.savefile import (FORMAT, MAX_SAVE_BYTES, MAX_TURNS, VERSION, checksum,
+                                        game_record, load_game, save_game)
 
 from .refusals import assert_one_line
 from .qwixx_games import FIVE_EACH, build_game

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwixx_stats import Dice, DiceError, IllegalMarkError, QwixxError, Sheet, SheetError
-from qwixx_stats.rules import PENALTIES_TO_END
-from qwixx_stats.sheet import COLOURS, ROW_NUMBERS, is_whole
+from qwixx_stats.rules.constants import PENALTIES_TO_END
+from qwixx_stats.rules.sheet import COLOURS, ROW_NUMBERS, is_whole
 
 from .qwixx_api import ANYTHING, DICE_INPUT, assert_refuses, refusal_cases
 from .refusals import returns_or_refuses

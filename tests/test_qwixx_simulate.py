@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet, SimulationError, Strategy
-from qwixx_stats.simulate import (BATCH, MAX_GAMES, MAX_KEPT_GAMES, StrategyError, ending,
-                                  parse_strategies, simulate, simulate_python)
-from qwixx_stats.strategies import CautiousPlayer, GreedyPlayer, SplitMix64
+from qwixx_stats.strategies.simulate import (BATCH, MAX_GAMES, MAX_KEPT_GAMES, StrategyError, ending,
+                                             parse_strategies, simulate, simulate_python)
+from qwixx_stats.rules.stream import SplitMix64
+from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 
 from .qwixx_api import ANYTHING, assert_refuses, refusal_cases
 from .refusals import returns_or_refuses
@@ -36,7 +37,7 @@ def test_reproducible_and_independent_of_batches(qwixx_values, monkeypatch):
     once = simulate(strategies, 1000, 9, values=qwixx_values)
     again = simulate(strategies, 1000, 9, values=qwixx_values)
     assert (once.scores == again.scores).all()
-    module = importlib.import_module("qwixx_stats.simulate")
+    module = importlib.import_module("qwixx_stats.strategies.simulate")
     monkeypatch.setattr(module, "BATCH", 77)
     batched = simulate(strategies, 1000, 9, values=qwixx_values)
     assert (once.scores == batched.scores).all()
@@ -52,7 +53,7 @@ def test_optimal_single_player_scores_its_expectation(qwixx_values):
 
 
 def test_summary_win_rates_split_ties():
-    from qwixx_stats.simulate import SimulationResult
+    from qwixx_stats.strategies.simulate import SimulationResult
     result = SimulationResult(parse_strategies("greedy", 3), 0,
                               np.array([[10, 10, 5], [1, 2, 3]]), np.array([20, 30]), 1.0)
     summary = result.summary()
@@ -209,7 +210,7 @@ def test_simulate_bounds_are_the_documented_ones():
 def test_running_totals_equal_the_kept_games(monkeypatch):
     """keep_games=False (what the command line uses: memory independent of --games) reports
     the same summary as the per-game arrays, across several batches."""
-    monkeypatch.setattr(importlib.import_module("qwixx_stats.simulate"), "BATCH", 333)
+    monkeypatch.setattr(importlib.import_module("qwixx_stats.strategies.simulate"), "BATCH", 333)
     strategies = parse_strategies("greedy,random,cautious:2", 3)
     kept = simulate(strategies, 2000, 11)
     totals = simulate(strategies, 2000, 11, keep_games=False)

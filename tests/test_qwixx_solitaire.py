@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import qwixx_stats.solitaire as solitaire
+import qwixx_stats.tables.solitaire as solitaire
 from qwixx_stats import Dice, Sheet, SheetError, TableError
-from qwixx_stats._solitaire_twin import bellman_value, exact_value
-from qwixx_stats.sheet import COLOURS, ROW_NUMBERS
-from qwixx_stats.solitaire import TABLE_NAME, ExpectedValues, read_table, write_table
+from qwixx_stats.tables._solitaire_python import bellman_value, exact_value
+from qwixx_stats.rules.sheet import COLOURS, ROW_NUMBERS
+from qwixx_stats.tables.solitaire import TABLE_NAME, ExpectedValues, read_table, write_table
 
 from .qwixx_api import assert_refuses, refusal_cases
 
@@ -111,7 +111,7 @@ def test_lock_after_four_table_satisfies_the_bellman_equations(qwixx_values_lock
 
 
 def test_table_files_name_their_lock_rule(tmp_path, qwixx_table_dir):
-    from qwixx_stats.solitaire import table_name
+    from qwixx_stats.tables.solitaire import table_name
     assert table_name(4) != table_name(5) == TABLE_NAME
     (tmp_path / table_name(4)).write_bytes((qwixx_table_dir / TABLE_NAME).read_bytes())
     with pytest.raises(TableError):

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from qwixx_stats import track
-from qwixx_stats.game import Game
-from qwixx_stats.savefile import load_game, save_game
-from qwixx_stats.sheet import Dice, Sheet
+from qwixx_stats.track import tracker as track
+from qwixx_stats.rules.game import Game
+from qwixx_stats.track.savefile import load_game, save_game
+from qwixx_stats.rules.sheet import Dice, Sheet
 from qwixx_stats.advisor import Advice
 
 from .qwixx_games import FIVE_EACH, build_game
@@ -525,8 +525,8 @@ def test_advice_errors_do_not_end_the_session():
 
 
 def test_real_advisor(qwixx_table_dir):
-    from qwixx_stats.race import RaceTable
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.race import RaceTable
+    from qwixx_stats.tables.solitaire import ExpectedValues
     from qwixx_stats.advisor import Advisor
 
     # the 2-player race table is solved into the folder once (~15 s), then read from it

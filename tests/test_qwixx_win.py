@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet
-from qwixx_stats._solitaire_twin import paced_bellman
+from qwixx_stats.tables._solitaire_python import paced_bellman
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
-from qwixx_stats.race import (CONTINUATION, NODES, WEIGHTS, Outlook, RaceTable, race_name,
-                              win_chance)
-from qwixx_stats.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.tables.race import (CONTINUATION, NODES, WEIGHTS, Outlook, RaceTable, race_name,
+                                     win_chance)
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
 from qwixx_stats.advisor import Advisor
-from qwixx_stats.winning import WinPlayer, best, rate_active, rate_passive, rate_second
+from qwixx_stats.strategies.winning import WinPlayer, best, rate_active, rate_passive, rate_second
 
 from .test_qwixx_solitaire import late_sheets
 
@@ -39,7 +39,7 @@ def test_paced_table_satisfies_its_bellman_equations(qwixx_race2, sheet):
 
 def test_paced_model_with_every_turn_active_and_no_end_is_the_single_player_table(qwixx_values):
     from qwixx_stats import _solitaire
-    from qwixx_stats.solitaire import solve_order
+    from qwixx_stats.tables.solitaire import solve_order
     packed, starts = solve_order()
     mean = np.zeros_like(qwixx_values.future)
     second = np.zeros_like(qwixx_values.future)
@@ -138,7 +138,7 @@ def test_advisor_ranks_by_chance_and_reports_the_expected_score(qwixx_race2, qwi
 @pytest.mark.parametrize("text, lock_after", [
     ("win,max-score", 5), ("cautious:2,win", 5), ("win,greedy", 4), ("win,win", 5)])
 def test_kernel_games_equal_python_games(qwixx_table_dir, qwixx_race2, text, lock_after):
-    from qwixx_stats.solitaire import ExpectedValues
+    from qwixx_stats.tables.solitaire import ExpectedValues
     strategies = parse_strategies(text, 2)
     values = ExpectedValues.load(qwixx_table_dir, lock_after=lock_after)
     race = (qwixx_race2 if lock_after == 5
@@ -203,7 +203,7 @@ def test_race_table_files_name_players_and_lock_rule(tmp_path, qwixx_table_dir):
      (None, ("yellow", 8))),
 ])
 def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, dice, option):
-    from qwixx_stats.rollouts import rollout_chance, rollout_shares_python
+    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_python
     table = [Sheet.parse(text) for text in sheets]
     estimate = rollout_chance(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
     shares = rollout_shares_python(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
@@ -218,8 +218,8 @@ def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, d
                                                 (1, 0, ("blue", None)), (0, 1, (None, None))])
 def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies, seat, active,
                                                          option):
-    from qwixx_stats.lookahead import LearnedValue
-    from qwixx_stats.rollouts import rollout_chance, rollout_shares_python
+    from qwixx_stats.strategies.lookahead import LearnedValue
+    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_python
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     learned = LearnedValue.load() if "lookahead" in strategies else None
     arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5",
@@ -234,7 +234,7 @@ def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies,
 def test_rollouts_by_the_strategies_asked_differ(qwixx_race2):
     """Who plays on is not ignored: the same rolls give another chance when the opponent plays
     qwixxer-ga instead of win."""
-    from qwixx_stats.rollouts import rollout_chance
+    from qwixx_stats.strategies.rollouts import rollout_chance
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     chances = {rollout_chance(qwixx_race2, table, 0, "3,4,6,3,2,5", 0, ("red", None), 400, 1,
                               strategies=["win", opponent]).chance
@@ -243,7 +243,7 @@ def test_rollouts_by_the_strategies_asked_differ(qwixx_race2):
 
 
 def test_rollouts_check_their_arguments(qwixx_race2):
-    from qwixx_stats.rollouts import rollout_chance
+    from qwixx_stats.strategies.rollouts import rollout_chance
     sheets = [Sheet.parse("red:2,3"), Sheet()]
     for kwargs, fragment in [
             (dict(option=("red", None), rollouts=0), "rollouts"),

@@ -24,14 +24,15 @@ from starlette.requests import Request
 
 from qwixx_stats import answers
 from qwixx_stats.cli import build_parser, parse_opponents
-from qwixx_stats.errors import QwixxError
-from qwixx_stats.game import MAX_PLAYERS, Game, SecondMark, after_first_actions
-from qwixx_stats.race import RaceTable
-from qwixx_stats.rules import LOCK_RULES, MARKS_TO_LOCK
-from qwixx_stats.savefile import MIN_PLAYERS, read_game, save_text
-from qwixx_stats.sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
-from qwixx_stats.solitaire import ExpectedValues, table_directory
-from qwixx_stats.track import Console, InputRefused, Tracker, parse_dice, parse_row
+from qwixx_stats.errors import TurnFault
+from qwixx_stats.rules.game import MAX_PLAYERS, Game
+from qwixx_stats.tables.race import RaceTable
+from qwixx_stats.strategies.registry import DEFAULT_JUDGE
+from qwixx_stats.rules.constants import LOCK_RULES, MARKS_TO_LOCK
+from qwixx_stats.track.savefile import MIN_PLAYERS, read_game, save_text
+from qwixx_stats.rules.sheet import COLOURS, Dice, Sheet, is_whole
+from qwixx_stats.tables.solitaire import ExpectedValues, table_directory
+from qwixx_stats.track.tracker import GameText, parse_dice, parse_mark, parse_row
 from qwixx_stats.advisor import Advisor
 
 from .arguments import BadRequest, Parameter, parse_command
@@ -81,7 +82,7 @@ class QwixxTables:
                                                                lock_after=lock_after)
             return self._values[lock_after]
 
-    def advisor(self, players: int, lock_after: int, judge: str = "win") -> Advisor:
+    def advisor(self, players: int, lock_after: int, judge: str = DEFAULT_JUDGE) -> Advisor:
         values = self.values(lock_after)
         with self._lock:
             key = (players, lock_after)
@@ -181,7 +182,7 @@ class QwixxService:
                 raise BadRequest("undo must be true, and alone")
             if not game.history:
                 raise BadRequest("nothing to take back: no turn has been played yet")
-            game = replay(game, len(game.history) - 1)
+            game.pop()
             return track_answer(game, me, None)
         if "turn" not in body:
             if "check" in body:
@@ -213,86 +214,50 @@ def new_game(settings: Any) -> tuple[Game, Optional[int]]:
     return Game(players, lock_after=lock_after), None if me is None else me - 1
 
 
-def replay(game: Game, turns: int) -> Game:
-    """The game after its first `turns` turns."""
-    again = Game(game.players, lock_after=game.lock_after)
-    for record in game.history[:turns]:
-        again.play_turn(record.dice, list(record.first), record.second)
-    return again
-
-
-def silent_tracker(game: Game, me: Optional[int]) -> tuple[Tracker, list[str]]:
-    """`qwixx track`'s Tracker on `game`, its lines kept in a list (its texts are the page's:
-    the scores, who is ahead, the turn's report, the end)."""
-    lines: list[str] = []
-
-    def no_input(prompt: str) -> str:
-        raise QwixxError("the page's tracker asks nothing")
-    return Tracker(game, me, None, None, Console(no_input, lines.append, False)), lines
-
-
 def play(game: Game, me: Optional[int], turn: Any) -> list[str]:
-    """Play `turn` on `game`, each mark checked as `qwixx track` checks it as it is typed (the
-    refusal names the player and gives the rule's reason); the tracker's report of the turn."""
+    """Play `turn` on `game`, each decision checked by the game's rules (game.Turn: the
+    refusal names the player and gives the rule's reason, as `qwixx track` says it); the
+    tracker's report of the turn."""
     if not isinstance(turn, dict) or sorted(turn) != ["dice", "first", "second"]:
         raise BadRequest("a turn is {\"dice\", \"first\", \"second\"}")
     if game.is_over():
         raise BadRequest("the game is over: take the last turn back (undo) to go on")
-    tracker, lines = silent_tracker(game, me)
+    text = GameText(game, me)
     dice_text, first, second = turn["dice"], turn["first"], turn["second"]
     if not isinstance(dice_text, str):
         raise BadRequest("dice must be text like 3,4,6,1,2,5")
-    closed = game.closed
-    dice = parse_dice(dice_text, closed)
+    playing = game.turn(parse_dice(dice_text, game.closed))
     if not isinstance(first, list) or len(first) != game.players:
         raise BadRequest(f"first must list one row or null for each of the {game.players} "
                          "players")
-    start = [sheet.close(closed) for sheet in game.sheets]
-    rows: list[Optional[str]] = []
-    for seat, choice in enumerate(first):
-        if choice is not None and not isinstance(choice, str):
-            raise BadRequest("first must list rows (red, yellow, green, blue) or null")
-        row = None if choice is None else parse_row(choice)
-        if row is not None:
-            problem = start[seat].mark_problem(row, dice.white_sum)
-            if problem:
-                raise InputRefused(f"{tracker.name(seat)} cannot mark {dice.white_sum} in "
-                                   f"{row}: {problem}")
-        rows.append(row)
-    after = after_first_actions(start, dice, rows)
-    mark: SecondMark = None
-    if second is not None:
-        if not (isinstance(second, list) and len(second) == 2 and isinstance(second[0], str)
-                and is_whole(second[1])):
-            raise BadRequest("second must be [row, number] or null")
-        if game_over(after):
-            raise InputRefused(f"{join_closed(after)} are closed: the game ends with action "
-                               "1 (no action 2)")
-        mark = tracker.parse_second(f"{second[0]} {second[1]}", dice, after[game.active],
-                                    closed_rows(after) - closed)
+    if any(choice is not None and not isinstance(choice, str) for choice in first):
+        raise BadRequest("first must list rows (red, yellow, green, blue) or null")
+    rows = [None if choice is None else parse_row(choice) for choice in first]
+    try:
+        playing.take_first(rows)
+        if second is not None:
+            if not (isinstance(second, list) and len(second) == 2 and isinstance(second[0], str)
+                    and is_whole(second[1])):
+                raise BadRequest("second must be [row, number] or null")
+            playing.take_second(parse_mark(f"{second[0]} {second[1]}"))
+    except TurnFault as fault:
+        raise text.refusal(fault) from None
     before = list(game.sheets)
-    game.play_turn(dice, rows, mark)
-    tracker.report_turn(before)
-    return lines[:-1]           # the standings that close the report are in the answer
-
-
-def join_closed(sheets: list[Sheet]) -> str:
-    closed = closed_rows(sheets)
-    return " and ".join(c for c in COLOURS if c in closed)
+    playing.finish()
+    return text.turn_report(before)
 
 
 def track_answer(game: Game, me: Optional[int], report: Optional[list[str]]) -> dict[str, Any]:
     """What the page shows of a tracked game, with its save file's text."""
-    tracker, _ = silent_tracker(game, me)
+    text = GameText(game, me)
     over = game.is_over()
-    summary = tracker.summary()
     return {
-        "save": save_text(game, me), **summary,
+        "save": save_text(game, me), **text.summary(),
         "me": None if me is None else me + 1,
         "active": game.active + 1, "closed": [c for c in COLOURS if c in game.closed],
-        "names": [tracker.name(seat) for seat in range(game.players)],
-        "standings": tracker.standings(), "ahead": tracker.ahead(),
-        "final": tracker.final_text() if over else None,
+        "names": [text.name(seat) for seat in range(game.players)],
+        "standings": text.standings(), "ahead": text.ahead(),
+        "final": text.final_text() if over else None,
         "history": [{"player": record.active + 1, "dice": str(record.dice),
                      "first": list(record.first),
                      "second": None if record.second is None else list(record.second),

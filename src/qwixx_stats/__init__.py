@@ -9,13 +9,13 @@ simulator for the dice game Qwixx.
 """
 from .errors import (DiceError, GameError, GameOverError, IllegalMarkError, QwixxError,
                      SheetError, SimulationError, StrategyError, TableError)
-from .game import Game, active_options
-from .sheet import COLOURS, Dice, Sheet
-from .solitaire import ExpectedValues, OptimalPlayer
-from .race import RaceTable
-from .simulate import Strategy, parse_strategies, simulate
+from .rules.game import Game, active_options
+from .rules.sheet import COLOURS, Dice, Sheet
+from .tables.solitaire import ExpectedValues, OptimalPlayer
+from .tables.race import RaceTable
+from .strategies.simulate import Strategy, parse_strategies, simulate
 from .advisor import Advisor
-from .winning import WinPlayer
+from .strategies.winning import WinPlayer
 
 from solverkit.version import __version__ as __version__
 __all__ = [

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Fills the row tables described in _rows.pxd once, at import."""
-from ._rules cimport MARKS_TO_LOCK, MARKS_TO_LOCK_VARIANT
+from ._constants cimport MARKS_TO_LOCK, MARKS_TO_LOCK_VARIANT
 
 cdef RowTables TABLES[2]     # the lock rules: index 0 the printed rules, 1 the variant
 

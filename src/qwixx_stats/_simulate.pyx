@@ -1,9 +1,9 @@
 # cython: language_level=3
 """Whole games of Qwixx between strategies, without the GIL, one random stream per game.
 
-This is the Cython mirror of game.py (rules) and strategies.py / solitaire.OptimalPlayer
-(decisions): the same option order, tie-breaks and random draws, so that a seed gives the same
-games in both (tested). A sheet is kept as, per row, the last marked box (-1 when empty), the
+This is the Cython mirror of rules/game.py (rules) and the Python players the registry lists
+(strategies/registry.py; decisions): the same option order, tie-breaks and random draws, so
+that a seed gives the same games in both (tested). A sheet is kept as, per row, the last marked box (-1 when empty), the
 number of marked numbers and whether this player locked it; `closed` is a 4-bit mask shared by
 the table. The lock rule (marks a row needs before its last number) is one number per game.
 
@@ -23,23 +23,30 @@ The `lookahead` strategy (its method and the learned value's features: lookahead
 each of its choices to the end of the turn, everyone else answering as `win` would, and rates
 the table at the next turn's start by the learned value (two players) or the race model.
 `train_lookahead` learns that value by TD(0) in self-play.
+
+Across the boundary, three objects are checked once and then read without the GIL: a `Race`
+(the race model: race.RaceTable.kernel_race), a `Lineup` (who plays what with what they read:
+the seat set-up of every entry point) and a `Position` (a table before a roll:
+kernel_view.kernel_position).
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.math cimport exp, log
 from libc.stdint cimport uint64_t
 
-from ._rows cimport CLOSED, LOCK_POSITION, SHEET_STATES, state_index
+from ._options cimport (MAX_OPTIONS, apply_option, mark_gain, option_gain, option_marks,
+                        option_skips, second_marks, skipped)
+from ._rows cimport SHEET_STATES, state_index
+from ._sheet cimport (NO_ROW, ROWS, Option, Sheet, box_of, can_mark, closed_count, mark,
+                      row_state, score, sheet_value)
+from ._stream cimport game_stream, random_below
 from ._race cimport Outlook, RaceModel, SAME_CHANCE, win_chance
-from ._rules cimport (CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS, PENALTY_STATES,
-                      compiled_rules, game_ends, is_lock_rule)
+from ._constants cimport (CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS,
+                          PENALTY_STATES, compiled_rules, game_ends, is_lock_rule)
 
 cdef enum:
     CHUNK = 4096       # games between two checks for Ctrl-C (a few hundredths of a second)
-    ROWS = 4
     MAX_PLAYERS = 8
-    MAX_OPTIONS = 5 * (1 + ROWS * 2)
-    NO_ROW = -1
     MAX_SCORE = 0
     GREEDY = 1
     CAUTIOUS = 2
@@ -55,117 +62,19 @@ cdef enum:
     ENDED_BY_LOCKS = 1
     ENDED_BY_PENALTIES = 2
 
-STRATEGY_CODES = {"max-score": MAX_SCORE, "greedy": GREEDY, "cautious": CAUTIOUS,
-                  "random": RANDOM, "win": WIN, "weighted": WEIGHTED, "scored": SCORED,
-                  "lookahead": LOOKAHEAD, "qwixxer-ga": QWIXXER}
+# the strategy codes, which the registry (registry.py) gives each strategy's name
+CODE_MAX_SCORE, CODE_GREEDY, CODE_CAUTIOUS, CODE_RANDOM = MAX_SCORE, GREEDY, CAUTIOUS, RANDOM
+CODE_WIN, CODE_WEIGHTED, CODE_SCORED = WIN, WEIGHTED, SCORED
+CODE_LOOKAHEAD, CODE_QWIXXER = LOOKAHEAD, QWIXXER
 HEURISTIC_WEIGHT_COUNT = HEURISTIC_WEIGHTS
 ENDING_VALUE = float(ENDING_POINTS)
 ENDINGS = {"locks": ENDED_BY_LOCKS, "penalties": ENDED_BY_PENALTIES}
-RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
-
-ctypedef struct Sheet:
-    int last[ROWS]
-    int marks[ROWS]
-    int locked[ROWS]
-    int penalties
-    int lock_after     # marks the row needs before its last number (the game's lock rule)
-
-ctypedef struct Option:
-    int first          # row of action 1, or NO_ROW
-    int first_box      # its box (the white sum's)
-    int second         # row of action 2, or NO_ROW
-    int second_box     # its box
+RULES = compiled_rules()      # the rules this module was compiled with (_constants.pxd)
 
 
-# -- random stream (strategies.SplitMix64) ------------------------------------------------
-cdef inline uint64_t next_random(uint64_t* state) noexcept nogil:
-    state[0] += 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
-cdef inline int random_below(uint64_t* state, int n) noexcept nogil:
-    return <int>(((next_random(state) >> 32) * <uint64_t>n) >> 32)
-
-
-cdef inline uint64_t game_stream(uint64_t seed, long game) noexcept nogil:
-    cdef uint64_t mixer = seed + 0x9E3779B97F4A7C15ULL * <uint64_t>(game + 1)
-    return next_random(&mixer)
-
-
-# -- sheets (sheet.Sheet) -----------------------------------------------------------------
-cdef inline int box_of(int row, int number) noexcept nogil:
-    return number - 2 if row < 2 else 12 - number
-
-
-cdef inline bint can_mark(const Sheet* sheet, int closed, int row, int box) noexcept nogil:
-    if closed & (1 << row):
-        return False
-    if box <= sheet.last[row]:
-        return False
-    return box < LOCK_POSITION or sheet.marks[row] >= sheet.lock_after
-
-
-cdef inline int mark(Sheet* sheet, int closed, int row, int box) noexcept nogil:
-    """Mark a legal box; returns the closed mask including a lock it makes."""
-    sheet.last[row] = box
-    sheet.marks[row] += 1
-    if box == LOCK_POSITION:
-        sheet.locked[row] = 1
-        closed |= 1 << row
-    return closed
-
-
-cdef inline int score(const Sheet* sheet) noexcept nogil:
-    cdef int total = -PENALTY_POINTS * sheet.penalties, row, n
-    for row in range(ROWS):
-        n = sheet.marks[row] + sheet.locked[row]
-        total += n * (n + 1) // 2
-    return total
-
-
-cdef inline int closed_count(int closed) noexcept nogil:
-    return (closed & 1) + ((closed >> 1) & 1) + ((closed >> 2) & 1) + ((closed >> 3) & 1)
-
-
-cdef inline int row_state(const Sheet* sheet, int closed, int row) noexcept nogil:
-    if closed & (1 << row):
-        return CLOSED
-    if sheet.marks[row] == 0:
-        return 0
-    return 1 + sheet.last[row] * (sheet.last[row] + 1) // 2 + sheet.marks[row] - 1
-
-
-cdef inline double sheet_value(const double* future, const Sheet* sheet, int closed) noexcept nogil:
-    """Expected final score of the single-player optimum (solitaire.ExpectedValues.value)."""
-    if game_ends(sheet.penalties, closed_count(closed)):
-        return score(sheet)
-    cdef Py_ssize_t index = state_index(row_state(sheet, closed, 0), row_state(sheet, closed, 1),
-                                        row_state(sheet, closed, 2), row_state(sheet, closed, 3))
-    return score(sheet) + future[index * PENALTY_STATES + sheet.penalties]
-
-
-# -- options (game.active_options) --------------------------------------------------------
-cdef inline int second_marks(const Sheet* sheet, int closed, const int* dice, int* rows,
-                             int* boxes) noexcept nogil:
-    """The marks action 2 can make on `sheet` (game.colour_marks): per row, in row order, a
-    white die plus that row's die, the first white die's before the second's (equal white
-    dice once); returns their number."""
-    cdef int count = 0, row, white, box
-    for row in range(ROWS):
-        for white in range(2):
-            if white == 1 and dice[1] == dice[0]:
-                continue
-            box = box_of(row, dice[white] + dice[2 + row])
-            if can_mark(sheet, closed, row, box):
-                rows[count] = row
-                boxes[count] = box
-                count += 1
-    return count
-
-
+# -- the options of a roll (game.active_options; the rest: _options.pxd) -----------------
 cdef int active_options(const Sheet* sheet, int closed, const int* dice,
                         Option* options) noexcept nogil:
     cdef int count = 0, first, first_box = 0, i, marks, closed_after
@@ -199,67 +108,6 @@ cdef int active_options(const Sheet* sheet, int closed, const int* dice,
             options[count].second_box = boxes[i]
             count += 1
     return count
-
-
-cdef inline int apply_option(Sheet* sheet, int closed, const Option* option) noexcept nogil:
-    """game.apply_option: both marks, or a penalty when there is none."""
-    if option.first >= 0:
-        closed = mark(sheet, closed, option.first, option.first_box)
-    if option.second >= 0:
-        closed = mark(sheet, closed, option.second, option.second_box)
-    if option.first < 0 and option.second < 0:
-        sheet.penalties += 1
-    return closed
-
-
-cdef inline int skipped(const Sheet* sheet, int row, int box) noexcept nogil:
-    return box - sheet.last[row] - 1
-
-
-cdef inline int mark_gain(int marks, int box) noexcept nogil:
-    """The points a legal mark adds to a row of `marks` marks: one more mark, and the lock's
-    mark too when it locks (a row of n marks scores n(n+1)/2)."""
-    if box == LOCK_POSITION:
-        return (marks + 1) + (marks + 2)
-    return marks + 1
-
-
-cdef inline int option_gain(const Sheet* sheet, const Option* option) noexcept nogil:
-    """score(sheet after the option) - score(sheet), without making that sheet: the gain of
-    each mark (the second counts the first when both are in one row), or a penalty."""
-    cdef int gain = 0
-    if option.first < 0 and option.second < 0:
-        return -PENALTY_POINTS
-    if option.first >= 0:
-        gain = mark_gain(sheet.marks[option.first], option.first_box)
-    if option.second >= 0:
-        gain += mark_gain(sheet.marks[option.second] + (option.second == option.first),
-                          option.second_box)
-    return gain
-
-
-cdef inline int option_skips(const Sheet* sheet, const Option* option,
-                             int* largest) noexcept nogil:
-    """Total boxes skipped by an option's marks; largest[0] gets the largest single skip (the
-    second mark skips from the first when both are in one row)."""
-    cdef int total = 0, k, box = -1, last
-    largest[0] = 0
-    if option.first >= 0:
-        box = option.first_box
-        k = skipped(sheet, option.first, box)
-        total += k
-        largest[0] = k
-    if option.second >= 0:
-        last = box if option.second == option.first else sheet.last[option.second]
-        k = option.second_box - last - 1
-        total += k
-        if k > largest[0]:
-            largest[0] = k
-    return total
-
-
-cdef inline int option_marks(const Option* option) noexcept nogil:
-    return (option.first >= 0) + (option.second >= 0)
 
 
 # -- decisions ----------------------------------------------------------------------------
@@ -1228,80 +1076,153 @@ cdef int play_rotated(const Seats* entries, int players, int lock_after, int rot
     return turns
 
 
-cdef int _read_table(Table* table, int players, int lock_after, int[:, ::1] last,
-                     int[:, ::1] marks, int[:, ::1] locked, int[::1] penalties, int closed,
-                     int active, int[::1] dice, int* turn_dice) except -1:
-    """The kernel's table from the arrays of winning.sheet_arrays (the sheets are checked by
-    the Python caller), and the roll."""
-    cdef int i, row
-    if not 2 <= players <= MAX_PLAYERS:
-        raise ValueError(f"2..{MAX_PLAYERS} players")
-    if (last.shape[0] != players or marks.shape[0] != players
-            or locked.shape[0] != players or penalties.shape[0] != players
-            or last.shape[1] != ROWS or marks.shape[1] != ROWS or locked.shape[1] != ROWS
-            or dice.shape[0] != 6):
-        raise ValueError("one sheet and penalty count per player; six dice")
-    if not (0 <= active < players and 0 <= closed < 16 and is_lock_rule(lock_after)):
-        raise ValueError("active seat, closed rows or lock rule out of range")
-    table.players, table.closed, table.active = players, closed, active
-    for i in range(players):
-        for row in range(ROWS):
-            table.sheets[i].last[row] = last[i, row]
-            table.sheets[i].marks[row] = marks[i, row]
-            table.sheets[i].locked[row] = locked[i, row]
-        table.sheets[i].penalties = penalties[i]
-        table.sheets[i].lock_after = lock_after
-    for i in range(6):
-        turn_dice[i] = dice[i]
-    return 0
+cdef class Race:
+    """The race model as the kernel reads it (race.RaceTable.kernel_race): the paced tables
+    (expected points still to come and their second moment, SHEET_STATES x PENALTY_STATES,
+    and the same for a game with a closed row, or None), the quadrature (nodes, weights) and
+    the correlation rho, checked once; it holds the arrays the model points into."""
+    cdef RaceModel model
+    cdef readonly object arrays
+
+    def __init__(self, double[:, ::1] mean, double[:, ::1] second, double[::1] nodes,
+                 double[::1] weights, double correlation,
+                 double[:, ::1] late_mean=None, double[:, ::1] late_second=None):
+        if not 0.0 <= correlation < 1.0:
+            raise ValueError("the race model's correlation must be 0 <= rho < 1")
+        if (mean.shape[0] != SHEET_STATES or mean.shape[1] != PENALTY_STATES
+                or second.shape[0] != SHEET_STATES or second.shape[1] != PENALTY_STATES
+                or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
+            raise ValueError("the race model needs its tables and the quadrature")
+        self.arrays = (mean, second, nodes, weights, late_mean, late_second)
+        self.model.mean, self.model.second = &mean[0, 0], &second[0, 0]
+        self.model.nodes, self.model.weights = &nodes[0], &weights[0]
+        self.model.node_count = nodes.shape[0]
+        self.model.correlation = correlation
+        self.model.late_mean = self.model.late_second = NULL
+        if late_mean is not None or late_second is not None:
+            if (late_mean is None or late_second is None
+                    or late_mean.shape[0] != SHEET_STATES
+                    or late_mean.shape[1] != PENALTY_STATES
+                    or late_second.shape[0] != SHEET_STATES
+                    or late_second.shape[1] != PENALTY_STATES):
+                raise ValueError("the late race tables must both be given, like the others")
+            self.model.late_mean, self.model.late_second = &late_mean[0, 0], &late_second[0, 0]
 
 
-def rollouts(int[::1] strategies, int[::1] limits, double[:, ::1] future, int lock_after,
-             int[:, ::1] last, int[:, ::1] marks, int[:, ::1] locked, int[::1] penalties,
-             int closed, int active, int[::1] dice, int seat, int first, int second,
-             int second_box, uint64_t seed, double[::1] shares, *,
-             double[:, ::1] race_mean=None, double[:, ::1] race_second=None,
-             double[::1] nodes=None, double[::1] weights=None, double correlation=0.0,
-             double[:, ::1] heuristic=None, double[:, ::1] race_late_mean=None,
-             double[:, ::1] race_late_second=None, double[::1] learned=None):
-    """Play on a game from the middle of a turn, shares.shape[0] times: the sheets (last box,
-    marked numbers, locked flag per row, penalties), the closed rows and the active seat
-    describe the table before this turn's roll `dice`; the player at `seat` plays action 1
-    `first` (a row or -1) and, when active, action 2 (`second`, `second_box`) if still legal;
-    everyone else, and everything after, is played by `strategies`. Rollout k draws its rolls
-    from game_stream(seed, k); shares[k] gets the player's share of that game (1, 1/k for a
-    tie at the top, 0). `heuristic` (players x HEURISTIC_WEIGHT_COUNT) holds the weights of
-    weighted and scored players (seat by seat), `correlation` the race model's rho, `learned`
-    the LEARNED_WEIGHT_COUNT weights of lookahead players at a table of two (or None)."""
-    cdef int players = strategies.shape[0]
-    cdef long count = shares.shape[0], k, begin, end
-    cdef Table start, table
+cdef class Lineup:
+    """Who plays what, entry by entry, with what each strategy reads, checked once: the seat
+    set-up of simulate and rollouts. `future` is the single-player table (max-score players
+    only; a (1, 4) dummy otherwise), `race` the race model (win and lookahead players),
+    `heuristic` one row of HEURISTIC_WEIGHT_COUNT weights per entry (weighted and scored
+    players; None when there are none), `learned` the LEARNED_WEIGHT_COUNT weights of
+    lookahead players at a table of two (None: they read the race model)."""
     cdef Seats seats
     cdef RaceModel race
+    cdef readonly int players
+    cdef readonly object arrays
+
+    def __init__(self, int[::1] strategies, int[::1] limits, double[:, ::1] future,
+                 Race race=None, double[:, ::1] heuristic=None, double[::1] learned=None):
+        cdef int i
+        cdef bint races = False
+        self.players = strategies.shape[0]
+        if not 1 <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"1..{MAX_PLAYERS} players")
+        if limits.shape[0] != self.players:
+            raise ValueError("one limit per strategy")
+        if future.shape[1] != PENALTY_STATES:
+            raise ValueError(f"future must have {PENALTY_STATES} columns")
+        for i in range(self.players):
+            if not 0 <= strategies[i] < STRATEGIES:
+                raise ValueError("unknown strategy code")
+            if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
+                raise ValueError("max-score players need the whole single-player table")
+            races = races or strategies[i] == WIN or strategies[i] == LOOKAHEAD
+        if races and race is None:
+            raise ValueError("win and lookahead players need the race tables and the "
+                             "quadrature")
+        if race is None:
+            self.race.mean = self.race.second = self.race.nodes = self.race.weights = NULL
+            self.race.node_count = 0
+            self.race.correlation = 0.0
+            self.race.late_mean = self.race.late_second = NULL
+        else:
+            self.race = race.model
+        heuristic = _heuristic_weights(strategies, heuristic)
+        self.arrays = (strategies, limits, future, race, heuristic, learned)
+        self.seats.strategies, self.seats.limits = &strategies[0], &limits[0]
+        self.seats.future, self.seats.race = &future[0, 0], &self.race
+        self.seats.heuristic = &heuristic[0, 0]
+        self.seats.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
+
+
+def lookahead_lineup(int players, Race race, double[::1] learned=None):
+    """A table of lookahead players reading `race` and `learned` (rate_lookahead and
+    train_lookahead: lookahead reads only the race model and the learned value)."""
+    import numpy
+    return Lineup(numpy.full(players, LOOKAHEAD, dtype=numpy.intc),
+                  numpy.zeros(players, dtype=numpy.intc), numpy.zeros((1, PENALTY_STATES)),
+                  race, None, learned)
+
+
+cdef class Position:
+    """A table before a roll as the kernel reads it: the sheets (last box, marked numbers and
+    locked flag per row, players x 4, and the penalties: kernel_view.sheet_arrays; the sheets
+    are checked by the Python caller), the rows closed by anyone (bit i: row i), the active
+    seat, the roll (six dice) and the lock rule."""
+    cdef Table table
+    cdef int dice[6]
+    cdef readonly int players
+
+    def __init__(self, int lock_after, int[:, ::1] last, int[:, ::1] marks, int[:, ::1] locked,
+                 int[::1] penalties, int closed, int active, int[::1] dice):
+        cdef int i, row, players = last.shape[0]
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"2..{MAX_PLAYERS} players")
+        if (marks.shape[0] != players or locked.shape[0] != players
+                or penalties.shape[0] != players
+                or last.shape[1] != ROWS or marks.shape[1] != ROWS or locked.shape[1] != ROWS
+                or dice.shape[0] != 6):
+            raise ValueError("one sheet and penalty count per player; six dice")
+        if not (0 <= active < players and 0 <= closed < 16 and is_lock_rule(lock_after)):
+            raise ValueError("active seat, closed rows or lock rule out of range")
+        self.players = players
+        self.table.players, self.table.closed, self.table.active = players, closed, active
+        for i in range(players):
+            for row in range(ROWS):
+                self.table.sheets[i].last[row] = last[i, row]
+                self.table.sheets[i].marks[row] = marks[i, row]
+                self.table.sheets[i].locked[row] = locked[i, row]
+            self.table.sheets[i].penalties = penalties[i]
+            self.table.sheets[i].lock_after = lock_after
+        for i in range(6):
+            self.dice[i] = dice[i]
+
+
+def rollouts(Lineup lineup, Position position, int seat, int first, int second,
+             int second_box, uint64_t seed, double[::1] shares):
+    """Play on a game from the middle of a turn, shares.shape[0] times: `position` is the
+    table before this turn's roll; the player at `seat` plays action 1 `first` (a row or -1)
+    and, when active, action 2 (`second`, `second_box`) if still legal; everyone else, and
+    everything after, is played by `lineup` (entry i at seat i). Rollout k draws its rolls
+    from game_stream(seed, k); shares[k] gets the player's share of that game (1, 1/k for a
+    tie at the top, 0)."""
+    cdef long count = shares.shape[0], k, begin, end
+    cdef Table table
     cdef uint64_t stream
-    cdef int turn_dice[6]
-    if limits.shape[0] != players:
-        raise ValueError("one limit per player")
-    _read_table(&start, players, lock_after, last, marks, locked, penalties, closed, active,
-                dice, turn_dice)
-    if not (0 <= seat < players and -1 <= first < ROWS and -1 <= second < ROWS):
+    if lineup.players != position.players:
+        raise ValueError("one strategy per player")
+    if not (0 <= seat < position.players and -1 <= first < ROWS and -1 <= second < ROWS):
         raise ValueError("seat or decisions out of range")
-    race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
-                       race_late_mean, race_late_second)
-    heuristic = _heuristic_weights(strategies, heuristic)
-    seats.strategies, seats.limits, seats.future, seats.race = (
-        &strategies[0], &limits[0], &future[0, 0], &race)
-    seats.heuristic = &heuristic[0, 0]
-    seats.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
     for begin in range(0, count, CHUNK):
         end = min(begin + CHUNK, count)
         with nogil:
             for k in prange(begin, end, schedule="dynamic", chunksize=16):
-                table = start
+                table = position.table
                 stream = game_stream(seed, k)
-                if not play_turn(&seats, &table, turn_dice, &stream, seat, first, second,
-                                 second_box):
-                    play_on(&seats, &table, &stream)
+                if not play_turn(&lineup.seats, &table, position.dice, &stream, seat, first,
+                                 second, second_box):
+                    play_on(&lineup.seats, &table, &stream)
                 shares[k] = share_of(&table, seat)
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
 
@@ -1337,105 +1258,29 @@ cdef bint _uses_learned(int[::1] strategies, double[::1] learned) except -1:
     return True
 
 
-cdef RaceModel _race_model(int[::1] strategies, double[:, ::1] future,
-                           double[:, ::1] race_mean, double[:, ::1] race_second,
-                           double[::1] nodes, double[::1] weights,
-                           double correlation, double[:, ::1] late_mean,
-                           double[:, ::1] late_second) except *:
-    """Check the strategy codes and the tables they need; the race model of the win players
-    (empty when there are none)."""
-    cdef RaceModel race
-    cdef int i
-    cdef bint wins = False
-    if future.shape[1] != PENALTY_STATES:
-        raise ValueError(f"future must have {PENALTY_STATES} columns")
-    for i in range(strategies.shape[0]):
-        if not 0 <= strategies[i] < STRATEGIES:
-            raise ValueError("unknown strategy code")
-        if strategies[i] == MAX_SCORE and future.shape[0] != SHEET_STATES:
-            raise ValueError("max-score players need the whole single-player table")
-        wins = wins or strategies[i] == WIN or strategies[i] == LOOKAHEAD
-    race.mean = NULL
-    race.second = NULL
-    race.nodes = NULL
-    race.weights = NULL
-    race.node_count = 0
-    race.late_mean = NULL
-    race.late_second = NULL
-    if not 0.0 <= correlation < 1.0:
-        raise ValueError("the race model's correlation must be 0 <= rho < 1")
-    race.correlation = correlation
-    if wins:
-        if (race_mean is None or race_second is None or nodes is None or weights is None
-                or race_mean.shape[0] != SHEET_STATES or race_mean.shape[1] != PENALTY_STATES
-                or race_second.shape[0] != SHEET_STATES
-                or race_second.shape[1] != PENALTY_STATES
-                or nodes.shape[0] != weights.shape[0] or nodes.shape[0] < 1):
-            raise ValueError("win and lookahead players need the race tables and the "
-                             "quadrature")
-        race.mean = &race_mean[0, 0]
-        race.second = &race_second[0, 0]
-        race.nodes = &nodes[0]
-        race.weights = &weights[0]
-        race.node_count = nodes.shape[0]
-        if late_mean is not None or late_second is not None:
-            if (late_mean is None or late_second is None
-                    or late_mean.shape[0] != SHEET_STATES
-                    or late_mean.shape[1] != PENALTY_STATES
-                    or late_second.shape[0] != SHEET_STATES
-                    or late_second.shape[1] != PENALTY_STATES):
-                raise ValueError("the late race tables must both be given, like the others")
-            race.late_mean = &late_mean[0, 0]
-            race.late_second = &late_second[0, 0]
-    return race
-
-
-def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, uint64_t seed,
-             double[:, ::1] future, int[:, ::1] scores, int[::1] turns, int[::1] endings, *,
-             int lock_after=5, bint rotate=True, double[:, ::1] race_mean=None,
-             double[:, ::1] race_second=None, double[::1] nodes=None, double[::1] weights=None,
-             double correlation=0.0, double[:, ::1] heuristic=None,
-             double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
-             double[::1] learned=None):
-    """Play games first_game .. first_game+games-1 of the series `seed`; scores[g, e] gets
-    the score of the strategy listed at entry e in the g-th game, turns[g] its turns and
-    endings[g] how it ended (ENDINGS). `future` is the single-player table (used by max-score
-    players only; pass a (1, 4) dummy otherwise); the race_* tables and the quadrature (nodes,
-    weights) and `correlation` by win and lookahead players only, `heuristic` (one row of
-    HEURISTIC_WEIGHT_COUNT weights per entry) by weighted and scored players, `learned`
-    (LEARNED_WEIGHT_COUNT weights) by lookahead players at a table of two (without it they
-    read the race model). With `rotate`,
-    game number n (counted in the whole series) seats entry e at (e + n) mod players. Runs
-    CHUNK games at a time and checks for signals in between, so Ctrl-C raises
-    KeyboardInterrupt promptly."""
-    cdef int players = strategies.shape[0]
+def simulate(Lineup lineup, long first_game, long games, uint64_t seed, int[:, ::1] scores,
+             int[::1] turns, int[::1] endings, *, int lock_after=5, bint rotate=True):
+    """Play games first_game .. first_game+games-1 of the series `seed` between the entries
+    of `lineup`; scores[g, e] gets the score of the strategy listed at entry e in the g-th
+    game, turns[g] its turns and endings[g] how it ended (ENDINGS). With `rotate`, game
+    number n (counted in the whole series) seats entry e at (e + n) mod players. Runs CHUNK
+    games at a time and checks for signals in between, so Ctrl-C raises KeyboardInterrupt
+    promptly."""
+    cdef int players = lineup.players
     cdef long game, start, stop
-    cdef RaceModel race
-    cdef Seats entries
-    if not 1 <= players <= MAX_PLAYERS:
-        raise ValueError(f"1..{MAX_PLAYERS} players")
     if (scores.shape[0] < games or scores.shape[1] != players or turns.shape[0] < games
             or endings.shape[0] < games):
         raise ValueError("result arrays too small")
     if games < 0 or first_game < 0:
         raise ValueError("games and first_game must not be negative")
-    if limits.shape[0] != players:
-        raise ValueError("one limit per strategy")
     if not is_lock_rule(lock_after):
         raise ValueError("lock_after must be 5 or 4")
-    race = _race_model(strategies, future, race_mean, race_second, nodes, weights, correlation,
-                       race_late_mean, race_late_second)
-    heuristic = _heuristic_weights(strategies, heuristic)
-    entries.strategies, entries.limits, entries.future, entries.race = (
-        &strategies[0], &limits[0], &future[0, 0], &race)
-    entries.heuristic = &heuristic[0, 0]
-    entries.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
     for start in range(0, games, CHUNK):
         stop = min(start + CHUNK, games)
         with nogil:
             for game in prange(start, stop, schedule="dynamic", chunksize=64):
                 turns[game] = play_rotated(
-                    &entries, players, lock_after,
+                    &lineup.seats, players, lock_after,
                     <int>((first_game + game) % players) if rotate else 0,
                     game_stream(seed, first_game + game), &scores[game, 0], &endings[game])
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C
@@ -1444,54 +1289,36 @@ def simulate(int[::1] strategies, int[::1] limits, long first_game, long games, 
 MAX_CHOICES = MAX_OPTIONS     # rows rate_lookahead may fill
 
 
-def rate_lookahead(int lock_after, int[:, ::1] last, int[:, ::1] marks, int[:, ::1] locked,
-                   int[::1] penalties, int closed, int active, int[::1] dice, int seat,
-                   int marked_first, int[:, ::1] options, double[::1] values,
-                   double[::1] means, *, double[:, ::1] race_mean=None,
-                   double[:, ::1] race_second=None, double[::1] nodes=None,
-                   double[::1] weights=None, double correlation=0.0,
-                   double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
-                   double[::1] learned=None):
-    """A lookahead player's choices at `seat`, rated as it rates them; returns their number n.
-    The table is given as in `rollouts`. With marked_first = -1 they are its action-1 choices
-    on the roll `dice` (lookahead_rates); with 0 or 1 they are the action-2 choices of the
-    active player (seat == active), action 1 being resolved on the sheets given and having
-    marked nothing (0) or something (1) (second_rates). options[i] gets (first row, its box,
-    second row, its box), rows -1 for none; values[i] the chance at the next turn's start;
-    means[i] the race mean of the player's final score. The arrays need MAX_CHOICES rows."""
-    cdef int players = last.shape[0], i, count
-    cdef Table table
-    cdef Seats seats
-    cdef RaceModel race
-    cdef int turn_dice[6]
+def rate_lookahead(Position position, Lineup lineup, int seat, int marked_first,
+                   int[:, ::1] options, double[::1] values, double[::1] means):
+    """A lookahead player's choices at `seat` of `position`, rated as it rates them (the
+    race model and learned value of `lineup`: lookahead_lineup); returns their number n.
+    With marked_first = -1 they are its action-1 choices on the position's roll
+    (lookahead_rates); with 0 or 1 they are the action-2 choices of the active player (seat
+    == active), action 1 being resolved on the sheets given and having marked nothing (0) or
+    something (1) (second_rates). options[i] gets (first row, its box, second row, its box),
+    rows -1 for none; values[i] the chance at the next turn's start; means[i] the race mean of
+    the player's final score. The arrays need MAX_CHOICES rows."""
+    cdef int i, count
     cdef Option chosen[MAX_OPTIONS]
     cdef double rated[MAX_OPTIONS]
     cdef double race_means[MAX_OPTIONS]
-    import numpy
-    _read_table(&table, players, lock_after, last, marks, locked, penalties, closed, active,
-                dice, turn_dice)
-    strategies = numpy.full(players, LOOKAHEAD, dtype=numpy.intc)
-    if not 0 <= seat < players or not -1 <= marked_first <= 1:
+    if lineup.players != position.players:
+        raise ValueError("one strategy per player")
+    if not 0 <= seat < position.players or not -1 <= marked_first <= 1:
         raise ValueError("seat or marked_first out of range")
-    if marked_first >= 0 and seat != active:
+    if marked_first >= 0 and seat != position.table.active:
         raise ValueError("only the active player has an action 2")
     if (options.shape[0] < MAX_OPTIONS or options.shape[1] != 4 or values.shape[0] < MAX_OPTIONS
             or means.shape[0] < MAX_OPTIONS):
         raise ValueError(f"options (MAX_CHOICES x 4), values and means need {MAX_OPTIONS} rows")
-    race = _race_model(strategies, numpy.zeros((1, PENALTY_STATES)), race_mean, race_second,
-                       nodes, weights, correlation, race_late_mean, race_late_second)
-    seats.strategies = NULL          # lookahead reads only the race model and the learned value
-    seats.limits = NULL
-    seats.future = NULL
-    seats.heuristic = NULL
-    seats.race = &race
-    seats.learned = &learned[0] if _uses_learned(strategies, learned) else NULL
     with nogil:
         if marked_first < 0:
-            count = lookahead_rates(&seats, &table, seat, turn_dice, chosen, rated, race_means)
+            count = lookahead_rates(&lineup.seats, &position.table, seat, position.dice,
+                                    chosen, rated, race_means)
         else:
-            count = second_rates(&seats, &table, turn_dice, marked_first, chosen, rated,
-                                 race_means)
+            count = second_rates(&lineup.seats, &position.table, position.dice, marked_first,
+                                 chosen, rated, race_means)
     for i in range(count):
         options[i, 0], options[i, 1] = chosen[i].first, chosen[i].first_box
         options[i, 2], options[i, 3] = chosen[i].second, chosen[i].second_box
@@ -1499,45 +1326,37 @@ def rate_lookahead(int lock_after, int[:, ::1] last, int[:, ::1] marks, int[:, :
     return count
 
 
-def train_lookahead(double[::1] learned, long first_game, long games, uint64_t seed,
-                    double rate, double race_rate, *, double[:, ::1] race_mean=None,
-                    double[:, ::1] race_second=None, double[::1] nodes=None,
-                    double[::1] weights=None, double correlation=0.0,
-                    double[:, ::1] race_late_mean=None, double[:, ::1] race_late_second=None,
-                    int lock_after=5):
-    """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
-    series `seed` between two lookahead players reading it (seat 0 rolls first; one core).
-    At each turn's start, for each player, the learned chance of the position before is moved
-    towards that of this one (the final share once the game is over): the weights it summed
-    by rate * error, weight 0 by race_rate * error * its race logit (the gradient of the log
-    loss in the logit). Checks for Ctrl-C every CHUNK games."""
+def train_lookahead(Lineup lineup, long first_game, long games, uint64_t seed, double rate,
+                    double race_rate, *, int lock_after=5):
+    """Learn the learned value of `lineup` (lookahead_lineup(2, race, learned)) in place by
+    TD(0) over games first_game .. first_game+games-1 of the series `seed` between its two
+    lookahead players (seat 0 rolls first; one core). At each turn's start, for each player,
+    the learned chance of the position before is moved towards that of this one (the final
+    share once the game is over): the weights it summed by rate * error, weight 0 by
+    race_rate * error * its race logit (the gradient of the log loss in the logit). Checks
+    for Ctrl-C every CHUNK games."""
     cdef int players = 2, p, k, die
     cdef long game, start, stop
     cdef Table table
-    cdef Seats seats
-    cdef RaceModel race
     cdef uint64_t stream
     cdef int dice[6]
-    cdef int as_lookahead[2]
     cdef int index[2][FEATURES]
     cdef double race_logit[2]
     cdef bint known[2]
     cdef int now_index[FEATURES]
     cdef double now_race, now_chance, before, error, unused
     cdef bint over
-    cdef double* values = &learned[0]
-    import numpy
-    strategies = numpy.full(players, LOOKAHEAD, dtype=numpy.intc)
+    cdef double* values
+    cdef const RaceModel* race
+    if lineup.players != 2 or lineup.seats.learned == NULL:
+        raise ValueError("training needs a table of two lookahead players and a learned value")
     if not is_lock_rule(lock_after) or games < 0 or first_game < 0:
         raise ValueError("lock_after must be 5 or 4; games and first_game not negative")
     if not (0.0 <= rate <= 1.0 and 0.0 <= race_rate <= 1.0):
         raise ValueError("the learning rates must be 0..1")
-    race = _race_model(strategies, numpy.zeros((1, PENALTY_STATES)), race_mean, race_second,
-                       nodes, weights, correlation, race_late_mean, race_late_second)
-    _uses_learned(strategies, learned)
-    as_lookahead[0] = as_lookahead[1] = LOOKAHEAD
-    seats.strategies, seats.limits, seats.future, seats.heuristic = as_lookahead, NULL, NULL, NULL
-    seats.race, seats.learned = &race, values
+    # the lineup's weights, written in place (lookahead_lineup holds them)
+    values = <double*>lineup.seats.learned
+    race = lineup.seats.race
     for start in range(first_game, first_game + games, CHUNK):
         stop = min(start + CHUNK, first_game + games)
         with nogil:
@@ -1552,7 +1371,7 @@ def train_lookahead(double[::1] learned, long first_game, long games, uint64_t s
                             now_chance = share_of(&table, p)
                         else:
                             now_chance = logistic(learned_logit(
-                                &race, values, &table.sheets[p], &table.sheets[1 - p],
+                                race, values, &table.sheets[p], &table.sheets[1 - p],
                                 table.closed, table.active == p, now_index, &now_race,
                                 &unused))
                         if known[p]:
@@ -1571,5 +1390,5 @@ def train_lookahead(double[::1] learned, long first_game, long games, uint64_t s
                         break
                     for die in range(6):
                         dice[die] = 1 + random_below(&stream, 6)
-                    over = play_turn(&seats, &table, dice, &stream, -1, NO_ROW, NO_ROW, 0)
+                    over = play_turn(&lineup.seats, &table, dice, &stream, -1, NO_ROW, NO_ROW, 0)
         PyErr_CheckSignals()             # raises KeyboardInterrupt after Ctrl-C

@@ -38,11 +38,11 @@ from libc.stdint cimport int64_t
 
 from ._rows cimport (CLOSED, POSITIONS, RowTables, SHEET_STATES, number_position, row_tables,
                      state_index)
-from ._rules cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES, compiled_rules,
-                      game_ends, is_lock_rule)
+from ._constants cimport (CLOSED_ROWS_TO_END, PENALTY_POINTS, PENALTY_STATES,
+                          compiled_rules, game_ends, is_lock_rule)
 
 
-RULES = compiled_rules()      # the rules this module was compiled with (_rules.pxd)
+RULES = compiled_rules()      # the rules this module was compiled with (_constants.pxd)
 
 cdef enum:
     ROWS = 4

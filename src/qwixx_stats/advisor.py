@@ -10,13 +10,14 @@ from typing import Optional
 from solverkit.messages import clip
 
 from .errors import GameError
-from .game import Option
-from .lookahead import LearnedValue, learned_for, rate_lookahead
-from .race import RaceTable
-from .rollouts import Estimate, rollout_chance
-from .sheet import Dice, Sheet
-from .solitaire import ExpectedValues
-from .winning import RatedOption, rate_active, rate_passive, rate_second, ranked
+from .rules.game import Option
+from .strategies.lookahead import LearnedValue, learned_for
+from .tables.race import RaceTable
+from .strategies.registry import ADVISING, DEFAULT_JUDGE, KINDS, Reads
+from .strategies.rollouts import Estimate, rollout_chance
+from .rules.sheet import Dice, Sheet
+from .tables.solitaire import ExpectedValues
+from .strategies.winning import RatedOption, ranked
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Advice:
     expected_score: float        # the single-player optimum's expected final score
 
 
-ADVISED_STRATEGIES = ("win", "lookahead")
+ADVISED_STRATEGIES = ADVISING    # the strategies that can judge (registry.StrategyKind.judge)
 
 
 class Advisor:
@@ -39,7 +40,7 @@ class Advisor:
     value at two players, the race model at more: lookahead.py; `learned` defaults to the
     shipped value, lookahead.learned_for)."""
 
-    def __init__(self, race: RaceTable, values: ExpectedValues, strategy: str = "win",
+    def __init__(self, race: RaceTable, values: ExpectedValues, strategy: str = DEFAULT_JUDGE,
                  learned: Optional[LearnedValue] = None):
         if not isinstance(race, RaceTable) or not isinstance(values, ExpectedValues):
             raise GameError("an Advisor needs a RaceTable and an ExpectedValues table")
@@ -49,11 +50,14 @@ class Advisor:
         if strategy not in ADVISED_STRATEGIES:
             raise GameError(f"an Advisor judges by {' or '.join(ADVISED_STRATEGIES)}, not "
                             f"{clip(strategy)}")
-        if strategy == "lookahead":
+        kind = KINDS[strategy]
+        if Reads.LEARNED in kind.reads:
             learned = learned_for(race.players, race.lock_after, learned)
         elif learned is not None:
             raise GameError("a learned value is read by lookahead only")
+        assert kind.judge is not None                  # strategy is one of ADVISING
         self.race, self.values, self.strategy, self.learned = race, values, strategy, learned
+        self.judge = kind.judge(race, learned)
 
     def _advice(self, rated: Sequence[RatedOption]) -> list[Advice]:
         return [Advice(item.option, item.win_chance, item.expected_score,
@@ -61,22 +65,13 @@ class Advisor:
 
     def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[Advice]:
         """The active player's plans (action 1 and action 2 together)."""
-        if self.strategy == "lookahead":
-            return self._advice(rate_lookahead(self.race, self.learned, sheets, seat, dice,
-                                               seat))
-        return self._advice(rate_active(self.race, sheets, seat, dice))
+        return self._advice(self.judge.active(sheets, seat, dice))
 
     def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
                 roller: Optional[int] = None) -> list[Advice]:
         """A non-active player's action 1 on the roll of the player at seat `roller` (which
         lookahead needs: it plays the turn on)."""
-        if self.strategy == "lookahead":
-            if roller is None or roller == seat:
-                raise GameError("lookahead advice to a non-active player needs the roller's "
-                                "seat, another than the player's")
-            return self._advice(rate_lookahead(self.race, self.learned, sheets, seat, dice,
-                                               roller))
-        return self._advice(rate_passive(self.race, sheets, seat, dice))
+        return self._advice(self.judge.passive(sheets, seat, dice, roller))
 
     def measured(self, advice: Sequence[Advice], sheets: Sequence[Sheet], seat: int,
                  dice: Dice | str, active: int, rollouts: int,
@@ -90,7 +85,4 @@ class Advisor:
     def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
                marked_first: bool) -> list[Advice]:
         """The active player's action 2, once action 1 is resolved for everyone."""
-        if self.strategy == "lookahead":
-            return self._advice(rate_lookahead(self.race, self.learned, sheets, seat, dice,
-                                               seat, marked_first))
-        return self._advice(rate_second(self.race, sheets, seat, dice, marked_first))
+        return self._advice(self.judge.second(sheets, seat, dice, marked_first))

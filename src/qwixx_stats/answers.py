@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from .errors import QwixxError
-from .game import Option
-from .sheet import Dice, Sheet, game_over
-from .solitaire import ExpectedValues
+from .rules.game import Option
+from .rules.sheet import Dice, Sheet, game_over
+from .tables.solitaire import ExpectedValues
 from .advisor import Advice, Advisor
-from .rollouts import Estimate
+from .strategies.rollouts import Estimate
 
 
 def value_answer(sheet: Sheet, values: ExpectedValues) -> dict[str, Any]:

@@ -19,17 +19,20 @@ from solverkit.messages import cut_path
 from solverkit.progress import Progress
 from solverkit.version import __version__
 
-from . import answers, probabilities, track
+from . import answers
+from .rules import probabilities
+from .track import tracker
 from .errors import QwixxError
-from .game import MAX_PLAYERS, Option
-from .race import RaceTable, race_name
-from .rules import LOCK_RULES, MARKS_TO_LOCK
-from .sheet import Dice, Sheet
-from .simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
-from .solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
-                        table_directory, table_name)
+from .rules.game import MAX_PLAYERS, Option
+from .tables.race import RaceTable, race_name
+from .rules.constants import LOCK_RULES, MARKS_TO_LOCK
+from .rules.sheet import Dice, Sheet
+from .strategies.simulate import MAX_GAMES, STRATEGY_HELP, parse_strategies, simulate
+from .tables.solitaire import (ExpectedValues, check_writable_directory, states_to_solve,
+                               table_directory, table_name)
 from .advisor import ADVISED_STRATEGIES, Advisor
-from .rollouts import MAX_ROLLOUTS
+from .strategies.registry import DEFAULT_JUDGE, Reads, reads
+from .strategies.rollouts import MAX_ROLLOUTS
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
@@ -79,12 +82,12 @@ def load_race(args: argparse.Namespace, players: int, lock_after: int | None = N
 def load_advisor(args: argparse.Namespace) -> Callable[[int, int], Advisor]:
     def advisor(players: int, lock_after: int) -> Advisor:
         return Advisor(load_race(args, players, lock_after), load_values(args, lock_after),
-                       getattr(args, "judge", "win"))
+                       getattr(args, "judge", DEFAULT_JUDGE))
     return advisor
 
 
 def add_judge(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default="win",
+    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default=DEFAULT_JUDGE,
                         help="with opponents: the strategy whose chance of winning ranks the "
                         "choices: win (the race model right after the choice, default) or "
                         "lookahead (the choice played to the end of the turn, then the learned "
@@ -187,10 +190,9 @@ def command_simulate(args: argparse.Namespace) -> None:
         if games > MAX_GAMES:
             raise QwixxError(f"--games: at most {MAX_GAMES:,} with seat rotation for "
                              f"{args.players} players")
-    values = load_values(args) if any(s.name == "max-score" for s in strategies) else None
-    race = (load_race(args, args.players)
-            if any(s.name in ("win", "lookahead") for s in strategies)
-            and args.players > 1 else None)
+    needed = reads(strategies)
+    values = load_values(args) if Reads.VALUES in needed else None
+    race = load_race(args, args.players) if Reads.RACE in needed and args.players > 1 else None
     bar = Progress(games, "games")
     try:
         result = simulate(strategies, games, args.seed, values=values, race=race,
@@ -218,7 +220,7 @@ def command_simulate(args: argparse.Namespace) -> None:
 
 
 def command_track(args: argparse.Namespace) -> None:
-    track.command(args, load_advisor(args))
+    tracker.command(args, load_advisor(args))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -277,10 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--fixed-seats", action="store_true",
                      help="keep each strategy in its seat (default: rotate the seats game by "
                      "game, every strategy playing every seat equally often)")
-    tracker = add("track", command_track, "keep the sheets of a game at a real table, with "
-                  "advice for one player", table=True, lock_rule=False)
-    track.add_arguments(tracker)
-    add_judge(tracker)
+    track = add("track", command_track, "keep the sheets of a game at a real table, with "
+                "advice for one player", table=True, lock_rule=False)
+    tracker.add_arguments(track)
+    add_judge(track)
     return parser
 
 

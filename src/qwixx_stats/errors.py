@@ -1,4 +1,8 @@
 """Exceptions: every refusal is a ValueError subclass that names the problem."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Optional
 
 
 class QwixxError(ValueError):
@@ -15,6 +19,26 @@ class DiceError(QwixxError):
 
 class IllegalMarkError(QwixxError):
     """A mark the rules do not allow on this sheet now."""
+
+
+def seat_name(seat: int) -> str:
+    """How a message names a seat unless its view names it otherwise (`player 1`)."""
+    return f"player {seat + 1}"
+
+
+class TurnFault(IllegalMarkError):
+    """A decision of a turn that the rules refuse (game.Turn): `text(name)` says it with the
+    seat named as the view names it (the tracker's `player 2 (you)`); str() says `player 2`."""
+
+    def __init__(self, seat: Optional[int], reason: str):
+        self.seat, self.reason = seat, reason     # seat None: the fault is the turn's
+        super().__init__(self.text())
+
+    def text(self, name: Callable[[int], str] = seat_name) -> str:
+        return self.reason if self.seat is None else f"{name(self.seat)} {self.reason}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return TurnFault, (self.seat, self.reason)
 
 
 class GameOverError(QwixxError):

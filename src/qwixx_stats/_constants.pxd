@@ -1,5 +1,6 @@
 # The numbers of the Qwixx rules and the test of a game's end, as the kernels see them: the
-# compile-time copy of rules.py (a kernel cannot import a Python module while it is compiled).
+# compile-time copy of rules/constants.py (a kernel cannot import a Python module while it is
+# compiled).
 # Change both together; tests/test_qwixx_rules.py checks that they agree, through the copy
 # each kernel module exports (_simulate.RULES, _solitaire.RULES: compiled_rules()).
 

@@ -21,18 +21,19 @@ import numpy as np
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError
-from .game import Game, Option, PlannedPlayer, Player, colour_sum_problem, final_share
-from .lookahead import LearnedValue, LookaheadPlayer, check_learned, learned_for
-from .qwixxer import QwixxerPlayer
-from .race import RaceTable
-from .sheet import COLOURS, Dice, Sheet, is_whole, position
-from .strategies import SplitMix64
-from .winning import WinPlayer, check_table, others_of, sheet_arrays
+from .. import _simulate
+from ..errors import GameError
+from ..rules.game import Game, Option, PlannedPlayer, colour_sum_problem, final_share
+from .lookahead import LearnedValue, check_learned, learned_for
+from ..tables.race import RaceTable
+from .registry import (DEFAULT_JUDGE, ROLLING_OUT, STRATEGY_CODES, Models, Reads, Seat,
+                       Strategy, reads)
+from ..rules.sheet import COLOURS, Dice, Sheet, is_whole, position
+from ..rules.stream import SplitMix64
+from .kernel_view import kernel_position
+from .winning import check_table, others_of
 
 MAX_ROLLOUTS = 10 ** 7
-ROLLOUT_STRATEGIES = ("win", "lookahead", "qwixxer-ga")    # what may play on in rollouts
 
 
 @dataclass(frozen=True)
@@ -51,20 +52,21 @@ def check_rollouts(rollouts: object, seed: object) -> None:
 
 
 def check_rollout_players(strategies: object, learned: object, table: Sequence[Sheet],
-                          lock_after: int) -> list[str]:
-    """The strategy of each seat in rollouts (`win` at every seat when None), and a learned
-    value that fits the table."""
+                          lock_after: int) -> list[Strategy]:
+    """The strategy of each seat in rollouts (DEFAULT_JUDGE at every seat when None), each one
+    that may play on in rollouts, and a learned value that fits the table and is read."""
     if strategies is None:
-        strategies = ["win"] * len(table)
+        strategies = [DEFAULT_JUDGE] * len(table)
     if (not isinstance(strategies, (list, tuple)) or len(strategies) != len(table)
-            or any(name not in ROLLOUT_STRATEGIES for name in strategies)):
+            or any(name not in ROLLING_OUT for name in strategies)):
         raise GameError(f"rollout strategies: one per seat ({len(table)}), each one of "
-                        f"{', '.join(ROLLOUT_STRATEGIES)}, not {clip(strategies)}")
+                        f"{', '.join(ROLLING_OUT)}, not {clip(strategies)}")
+    lineup = [Strategy(name) for name in strategies]
     if learned is not None:
-        if "lookahead" not in strategies:
+        if Reads.LEARNED not in reads(lineup):
             raise GameError("a learned value is read by lookahead players only")
         learned_for(len(table), lock_after, check_learned(learned, len(table)))
-    return list(strategies)
+    return lineup
 
 
 def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
@@ -74,15 +76,16 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     """The chance that the player at `seat` wins when it plays `option` on this roll of the
     player `active` (its action 2 only if it is the active one and the mark is still legal
     once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
-    ROLLOUT_STRATEGIES; `win` at every seat by default; lookahead players read `learned`, or
-    the race model without it): the mean share over `rollouts` games played on by the kernel,
-    with its standard error. The same seed gives every option the same rolls (common random
-    numbers: differences between options are measured more precisely than each chance)."""
+    registry.ROLLING_OUT; DEFAULT_JUDGE at every seat by default; lookahead players read
+    `learned`, or the race model without it): the mean share over `rollouts` games played on
+    by the kernel, with its standard error. The same seed gives every option the same rolls
+    (common random numbers: differences between options are measured more precisely than each
+    chance)."""
     table, seat = check_table(sheets, seat, race)
     if not is_whole(active) or not 0 <= active < len(table):
         raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
     check_rollouts(rollouts, seed)
-    strategies = check_rollout_players(strategies, learned, table, race.lock_after)
+    lineup = check_rollout_players(strategies, learned, table, race.lock_after)
     dice = Dice.parse(dice)
     first, second = option
     if seat != active and second is not None:
@@ -96,15 +99,13 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
         if problem is not None:
             raise GameError(problem)
         row, box = COLOURS.index(colour), position(colour, number)
-    codes = np.array([_simulate.STRATEGY_CODES[name] for name in strategies], dtype=np.intc)
+    codes = np.array([STRATEGY_CODES[strategy.name] for strategy in lineup], dtype=np.intc)
     shares = np.zeros(rollouts, dtype=np.float64)
-    last, marks, locked, penalties, closed = sheet_arrays(table)
-    _simulate.rollouts(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
-                       race.lock_after, last, marks, locked, penalties, closed, active,
-                       np.array(dice, dtype=np.intc), seat,
-                       -1 if first is None else COLOURS.index(first), row, box, seed, shares,
-                       learned=None if learned is None else learned.weights,
-                       **race.kernel_arrays())
+    players = _simulate.Lineup(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
+                               race.kernel_race(), None,
+                               None if learned is None else learned.weights)
+    _simulate.rollouts(players, kernel_position(table, active, dice, race.lock_after), seat,
+                       -1 if first is None else COLOURS.index(first), row, box, seed, shares)
     spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
@@ -114,21 +115,16 @@ def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
                           seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
                           learned: Optional[LearnedValue] = None) -> list[float]:
     """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
-    def player(name: str, game: Game, at: int) -> Player:
-        if name == "lookahead":
-            return LookaheadPlayer(race, learned, game, at)
-        if name == "qwixxer-ga":
-            return QwixxerPlayer(game, at)
-        return WinPlayer(race, game, at)
-
     table, seat = check_table(sheets, seat, race)
-    names = check_rollout_players(strategies, learned, table, race.lock_after)
+    lineup = check_rollout_players(strategies, learned, table, race.lock_after)
+    models = Models(race=race, learned=learned)
     dice = Dice.parse(dice)
     shares = []
     for index in range(rollouts):
         stream = SplitMix64.for_game(seed, index)
         game = Game(len(table), list(table), active, lock_after=race.lock_after)
-        players = [player(name, game, i) for i, name in enumerate(names)]
+        players = [strategy.player(Seat(game, i, stream, models))
+                   for i, strategy in enumerate(lineup)]
         planned = PlannedPlayer(players[seat], option)
         players[seat] = planned
         game.play_turn_with(dice, players)

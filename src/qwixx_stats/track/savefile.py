@@ -25,10 +25,10 @@ from typing import Any, NoReturn, Optional
 from solverkit.arrayfile import write_atomically
 from solverkit.messages import clip, cut, cut_path
 
-from .errors import QwixxError, SaveFileError
-from .game import MAX_PLAYERS, Game
-from .rules import LOCK_RULES, PENALTIES_TO_END
-from .sheet import COLOURS, Dice, is_whole
+from ..errors import QwixxError, SaveFileError
+from ..rules.game import MAX_PLAYERS, Game
+from ..rules.constants import LOCK_RULES, PENALTIES_TO_END
+from ..rules.sheet import COLOURS, Dice, is_whole
 
 FORMAT = "qwixx-track"
 VERSION = 1

@@ -56,14 +56,13 @@ from typing import Optional
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError
-from .game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
+from .. import _simulate
+from ..errors import GameError
+from ..rules.game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
 from .heuristics import sum_ways
-from .rules import CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS
-from .sheet import COLOURS, Dice, Sheet, close_all, position
+from ..rules.constants import CLOSED_ROWS_TO_END, PENALTIES_TO_END, PENALTY_POINTS
+from ..rules.sheet import COLOURS, Dice, Sheet, close_all, position
 
-NAME = "qwixxer-ga"
 CHAMPION_WEIGHTS: tuple[float, float, float, float] = _simulate.QWIXXER_WEIGHTS
 Single = Optional[tuple[str, int]]      # the (row, box) of a choice's one mark, if one
 
@@ -196,8 +195,6 @@ def champion_options(sheet: Sheet, dice: Dice) -> list[Option]:
 
 class QwixxerPlayer:
     """Plays `qwixxer-ga` at one seat of a game (a `game.Player`)."""
-
-    name = NAME
 
     def __init__(self, game: Game, seat: int):
         if not isinstance(game, Game):

@@ -30,16 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-import numpy as np
-
 from solverkit.messages import clip
 
-from .errors import GameError
-from .game import (Game, Option, SecondMark, active_options, apply_option, colour_marks,
-                   final_share, white_sum_rows)
-from .race import SAME_CHANCE, RaceTable, win_chance
-from .sheet import (COLOURS, Dice, Sheet, check_sheet, close_all, closed_rows, is_whole,
-                    position)
+from ..errors import GameError
+from ..rules.game import (Game, Option, SecondMark, active_options, apply_option, colour_marks,
+                          final_share, white_sum_rows)
+from ..tables.race import SAME_CHANCE, RaceTable, win_chance
+from ..rules.sheet import Dice, Sheet, check_sheet, close_all, is_whole
 
 
 def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[float, float]:
@@ -150,7 +147,6 @@ def ranked(rated: Sequence[RatedOption]) -> list[RatedOption]:
 class WinPlayer:
     """Plays `win` at one seat of a game (a `game.Player` that reads the other sheets from the
     game it sits in)."""
-    name = "win"
 
     def __init__(self, race: RaceTable, game: Game, seat: int):
         if not isinstance(game, Game):
@@ -171,22 +167,22 @@ class WinPlayer:
                                 marked_first)).option[1]
 
 
-def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                   np.ndarray, int]:
-    """The kernel's view of the sheets of a table: last box, marked numbers and locked flag
-    per row (players x 4), the penalties, and the rows closed by anyone as a mask (bit i:
-    COLOURS[i])."""
-    last = np.full((len(sheets), 4), -1, dtype=np.intc)
-    marks = np.zeros((len(sheets), 4), dtype=np.intc)
-    locked = np.zeros((len(sheets), 4), dtype=np.intc)
-    for i, sheet in enumerate(sheets):
-        for row, colour in enumerate(COLOURS):
-            numbers = sheet.marks(colour)
-            if numbers:
-                last[i, row] = position(colour, numbers[-1])
-                marks[i, row] = len(numbers)
-                locked[i, row] = sheet.is_locked(colour)
-    penalties = np.array([sheet.penalties for sheet in sheets], dtype=np.intc)
-    shut = closed_rows(sheets)
-    closed = sum(1 << i for i, colour in enumerate(COLOURS) if colour in shut)
-    return last, marks, locked, penalties, closed
+class WinJudge:
+    """The advice of `win` (registry.Judge): every choice by the race model's chance right
+    after it. It reads no learned value (`learned` must be None)."""
+
+    def __init__(self, race: RaceTable, learned: object = None):
+        if learned is not None:
+            raise GameError("a learned value is read by lookahead only")
+        self.race = race
+
+    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[RatedOption]:
+        return rate_active(self.race, sheets, seat, dice)
+
+    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                roller: Optional[int]) -> list[RatedOption]:
+        return rate_passive(self.race, sheets, seat, dice)
+
+    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+               marked_first: bool) -> list[RatedOption]:
+        return rate_second(self.race, sheets, seat, dice, marked_first)

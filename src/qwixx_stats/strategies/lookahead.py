@@ -55,16 +55,17 @@ import numpy as np
 from solverkit.arrayfile import read_array, write_array
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, TableError
-from .game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
-                   colour_marks, final_share, white_sum_rows)
-from .race import SAME_CHANCE, RaceTable, win_chance
-from .rules import MARKS_TO_LOCK
-from .sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
-from .solitaire import row_state
-from .strategies import SplitMix64
-from .winning import RatedOption, WinPlayer, check_table, sheet_arrays, win_value
+from .. import _simulate
+from ..errors import GameError, TableError
+from ..rules.game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
+                          colour_marks, final_share, white_sum_rows)
+from ..tables.race import SAME_CHANCE, RaceTable, win_chance
+from ..rules.constants import MARKS_TO_LOCK
+from ..rules.sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
+from ..tables.solitaire import row_state
+from ..rules.stream import SplitMix64
+from .kernel_view import kernel_position
+from .winning import RatedOption, WinPlayer, check_table, win_value
 
 LEARNED_VERSION = 1
 LEARNED_MAGIC = b"QWXLRN2P"          # a learned value of a table of two players
@@ -109,7 +110,7 @@ class LearnedValue:
         """The weights of `path` (default: LEARNED_FILE, shipped with the package), once the
         file's magic, version, shape and checksums are right."""
         if path is None:
-            with resources.as_file(resources.files(__package__) / "data" / LEARNED_FILE) as file:
+            with resources.as_file(resources.files("qwixx_stats") / "data" / LEARNED_FILE) as file:
                 return cls.load(file)
         array = read_array(path, LEARNED_MAGIC, LEARNED_VERSION, TableError)
         if array.shape != (LEARNED_SIZE,) or array.dtype != np.float64:
@@ -264,7 +265,6 @@ def first_best(rated: Sequence[tuple[object, float, float]]) -> int:
 class LookaheadPlayer:
     """Plays `lookahead` at one seat of a game, in Python (a `game.Player`; the twin of the
     kernel's player)."""
-    name = "lookahead"
 
     def __init__(self, race: RaceTable, learned: Optional[LearnedValue], game: Game,
                  seat: int):
@@ -301,15 +301,14 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         raise GameError("action 2 is the active player's, after action 1 marked (True) or "
                         "not (False)")
     dice = Dice.parse(dice)
-    last, marks, locked, penalties, closed = sheet_arrays(table)
     options = np.zeros((_simulate.MAX_CHOICES, 4), dtype=np.intc)
     values = np.zeros(_simulate.MAX_CHOICES)
     means = np.zeros(_simulate.MAX_CHOICES)
     count = _simulate.rate_lookahead(
-        race.lock_after, last, marks, locked, penalties, closed, active,
-        np.array(dice, dtype=np.intc), seat, -1 if marked_first is None else int(marked_first),
-        options, values, means, learned=None if learned is None else learned.weights,
-        **race.kernel_arrays())
+        kernel_position(table, active, dice, race.lock_after),
+        _simulate.lookahead_lineup(len(table), race.kernel_race(),
+                                   None if learned is None else learned.weights),
+        seat, -1 if marked_first is None else int(marked_first), options, values, means)
     # no mark at all costs a penalty: in action 1 the active player's, in action 2 when
     # action 1 marked nothing
     penalised = seat == active if marked_first is None else not marked_first
@@ -329,6 +328,39 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
         rated.append(RatedOption((colour, second), float(values[i]), float(means[i]), after))
     return rated
 
+
+class LookaheadJudge:
+    """The advice of `lookahead` (registry.Judge): every choice played to the end of the turn
+    by the kernel, then rated by the learned value (`learned`: lookahead.learned_for) or the
+    race model."""
+
+    def __init__(self, race: RaceTable, learned: Optional[LearnedValue]):
+        self.race, self.learned = race, learned
+
+    def active(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str) -> list[RatedOption]:
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, seat)
+
+    def passive(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                roller: Optional[int]) -> list[RatedOption]:
+        """It plays the turn on, so it needs the roller's seat."""
+        if roller is None or roller == seat:
+            raise GameError("lookahead advice to a non-active player needs the roller's "
+                            "seat, another than the player's")
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, roller)
+
+    def second(self, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+               marked_first: bool) -> list[RatedOption]:
+        return rate_lookahead(self.race, self.learned, sheets, seat, dice, seat, marked_first)
+
+
+def train(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,
+          rate: float, race_rate: float) -> None:
+    """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
+    series `seed` between two lookahead players reading it and `race` (the kernel,
+    _simulate.train_lookahead; its twin: train_python)."""
+    _simulate.train_lookahead(_simulate.lookahead_lineup(2, race.kernel_race(), learned.weights),
+                              first_game, games, seed, rate, race_rate,
+                              lock_after=race.lock_after)
 
 
 def train_python(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,

@@ -39,28 +39,27 @@ judged_* decisions) mirrors `HeuristicPlayer` decision for decision (tested).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Optional
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, StrategyError
-from .game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
-                   white_sum_rows)
-from .race import SAME_CHANCE
-from .sheet import COLOURS, LAST_BOX, Dice, Sheet, close_all, position
+from .. import _simulate
+from ..errors import GameError, StrategyError
+from ..rules.game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
+                          white_sum_rows)
+from ..tables.race import SAME_CHANCE
+from ..rules.sheet import COLOURS, LAST_BOX, Dice, Sheet, close_all, position
 
 WEIGHT_COUNT = int(_simulate.HEURISTIC_WEIGHT_COUNT)
 ENDING_VALUE = float(_simulate.ENDING_VALUE)
-HEURISTICS = ("weighted", "scored")
+Change = Callable[[Sequence[float], Sheet, Sheet], float]   # weighted_change, scored_change
 
 # The tuned weights: benchmarks/qwixx_tune_heuristics.py --generations 35 --offspring 8
 # --games 3000 (tuning seeds 1000-1034; its output: benchmarks/results/qwixx-tune-heuristics.log),
 # started from hand-set weights (1, .5, -1, 0, 0, -5, 0, 0) and (3, -1.5, 0, .5, 0, 0, 3, -6).
 WEIGHTED_WEIGHTS: tuple[float, ...] = (7.899, 1.085, 0.443, -1.053, -1.082, -5.521, -5.74, -2.294)
 SCORED_WEIGHTS: tuple[float, ...] = (2.24, -0.57, 0.036, 0.265, -0.287, -3.786, 5.044, -11.228)
-DEFAULT_WEIGHTS = {"weighted": WEIGHTED_WEIGHTS, "scored": SCORED_WEIGHTS}
 
 
 def check_weights(weights: object) -> tuple[float, ...]:
@@ -95,6 +94,13 @@ def weighted_features(w: Sequence[float], sheet: Sheet, closed: frozenset[str]) 
     return total
 
 
+def weighted_change(w: Sequence[float], before: Sheet, after: Sheet) -> float:
+    """The `weighted` value of going from `before` to `after`: the change of the weighted
+    value, both sheets read with the rows closed after the choice."""
+    return (weighted_features(w, after, after.closed)
+            - weighted_features(w, before, after.closed))
+
+
 def sum_ways(box: int) -> int:
     """The rolls of two dice (of 36) showing the number of `box` (either row order)."""
     return 6 - abs(box - 5)
@@ -116,32 +122,29 @@ def scored_change(w: Sequence[float], before: Sheet, after: Sheet) -> float:
     return total
 
 
-def choice_value(strategy: str, weights: Sequence[float], before: Sheet, after: Sheet,
+def choice_value(change: Change, weights: Sequence[float], before: Sheet, after: Sheet,
                  others: Sequence[Sheet]) -> float:
-    """What a `weighted` or `scored` player makes of a choice that takes its sheet from
-    `before` to `after` (with the closed rows after the choice), the others' sheets being
-    `others` (_simulate.pyx choice_value)."""
+    """What a heuristic player whose value is `change` (weighted_change or scored_change)
+    makes of a choice that takes its sheet from `before` to `after` (with the closed rows
+    after the choice), the others' sheets being `others` (_simulate.pyx choice_value)."""
     if after.is_finished():
         return ENDING_VALUE * final_share(after, others) - ENDING_VALUE / 2
-    if strategy == "weighted":
-        return (weighted_features(weights, after, after.closed)
-                - weighted_features(weights, before, after.closed))
-    return scored_change(weights, before, after)
+    return change(weights, before, after)
 
 
 class HeuristicPlayer:
-    """Plays `weighted` or `scored` at one seat of a game (a `game.Player`)."""
+    """Plays a heuristic at one seat of a game (a `game.Player`): `change` is its value of a
+    choice, weighted_change (`weighted`) or scored_change (`scored`)."""
 
-    def __init__(self, strategy: str, weights: Sequence[float], game: Game, seat: int):
-        if strategy not in HEURISTICS:
-            raise StrategyError(f"a heuristic is one of {', '.join(HEURISTICS)}, not "
-                                f"{clip(strategy)}")
+    def __init__(self, change: Change, weights: Sequence[float], game: Game, seat: int):
+        if change not in (weighted_change, scored_change):
+            raise StrategyError(f"a heuristic's value is weighted_change or scored_change, not "
+                                f"{clip(change)}")
         if not isinstance(game, Game):
             raise GameError(f"a heuristic player sits in a Game, not {type(game).__name__}")
         if not isinstance(seat, int) or not 0 <= seat < game.players:
             raise GameError(f"seat must be 0..{game.players - 1}, not {clip(seat)}")
-        self.name = strategy
-        self.strategy, self.weights = strategy, check_weights(weights)
+        self.change, self.weights = change, check_weights(weights)
         self.game, self.seat = game, seat
 
     def _table(self) -> tuple[Sheet, list[Sheet]]:
@@ -150,7 +153,7 @@ class HeuristicPlayer:
 
     def _value(self, before: Sheet, after: Sheet, others: Sequence[Sheet]) -> float:
         closed = after.closed
-        return choice_value(self.strategy, self.weights, before, after,
+        return choice_value(self.change, self.weights, before, after,
                             [sheet.close(closed) for sheet in others])
 
     @staticmethod

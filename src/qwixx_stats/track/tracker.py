@@ -66,15 +66,14 @@ from typing import TYPE_CHECKING, Any, Optional
 from solverkit.commandline import error_line, whole_number
 from solverkit.messages import clip, cut_path
 
-from .errors import QwixxError, TrackError
-from .game import (MAX_PLAYERS, Game, Option, SecondMark, after_first_actions,
-                   colour_sum_problem)
-from .rules import CLOSED_ROWS_TO_END, LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END
+from ..errors import QwixxError, TrackError, TurnFault, seat_name
+from ..rules.game import MAX_PLAYERS, Game, Option, SecondMark, Turn, and_list
+from ..rules.constants import CLOSED_ROWS_TO_END, LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END
 from .savefile import MIN_PLAYERS, load_game, save_game
-from .sheet import COLOURS, Dice, Sheet, closed_rows, game_over, is_whole
+from ..rules.sheet import COLOURS, Dice, Sheet, is_whole
 
 if TYPE_CHECKING:
-    from .advisor import Advice, Advisor
+    from ..advisor import Advice, Advisor
 
 ADVICE_SHOWN = 4               # options of the advice shown, best first
 REMOVED_DIE = 1                # the value stored for the die of a closed row
@@ -174,12 +173,30 @@ def parse_row(token: str) -> Optional[str]:
     return ROWS[word]
 
 
+def parse_mark(text: str) -> SecondMark:
+    """An action 2 as typed: `blue 9`, `b9`, `9 blue`; None for no mark."""
+    word = text.strip().lower()
+    if word in NO_MARK:
+        return None
+    match = re.fullmatch(r"([a-z]+)[\s,:]*([0-9]{1,2})", word)
+    if match:
+        name, digits = match.groups()
+    else:
+        match = re.fullmatch(r"([0-9]{1,2})[\s,:]*([a-z]+)", word)
+        if not match:
+            raise InputRefused(f"action 2 {clip(text)}: type a row and a number like "
+                               "'blue 9' (or b9), or - for no mark")
+        digits, name = match.groups()
+    colour = parse_row(name)
+    assert colour is not None          # a name of letters is never a no-mark word
+    number = int(digits)
+    if not 2 <= number <= 12:
+        raise InputRefused(f"{number} is not a number of a row (2..12)")
+    return colour, number
+
+
 def turns_text(count: int) -> str:
     return f"{count} turn" + ("" if count == 1 else "s")
-
-
-def join_names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def roll_text(dice: Dice, closed: frozenset[str]) -> str:
@@ -223,19 +240,15 @@ class Console:
         return answer
 
 
-class Tracker:
-    def __init__(self, game: Game, me: Optional[int], save_path: Optional[Path],
-                 advisor: Optional[Advisor], console: Console) -> None:
-        self.game, self.me, self.save_path = game, me, save_path
-        self.advisor, self.console = advisor, console
-        self.in_turn = False
+class GameText:
+    """What a tracked game says of itself, its seats named for the player served (`me`): the
+    scores, who is ahead, a turn's report, the end (the tracker's lines, the explorer's)."""
 
-    # -- text ----------------------------------------------------------------------------
-    def say(self, text: str) -> None:
-        self.console.say(text)
+    def __init__(self, game: Game, me: Optional[int]) -> None:
+        self.game, self.me = game, me
 
     def name(self, seat: int) -> str:
-        return f"player {seat + 1}" + (" (you)" if seat == self.me else "")
+        return seat_name(seat) + (" (you)" if seat == self.me else "")
 
     def leaders(self) -> list[int]:
         scores = self.game.scores()
@@ -246,7 +259,7 @@ class Tracker:
         top, leaders = max(scores), self.leaders()
         if len(leaders) == len(scores):
             return f"all tied at {top}"
-        names = join_names([self.name(seat) for seat in leaders])
+        names = and_list([self.name(seat) for seat in leaders])
         if len(leaders) > 1:
             return f"tied ahead: {names} with {top}"
         runner_up = max(score for score in scores if score != top)
@@ -257,20 +270,22 @@ class Tracker:
                            for seat, score in enumerate(self.game.scores()))
         return f"scores: {scores}; {self.ahead()}"
 
-    def show(self) -> None:
+    def sheets(self, in_turn: bool) -> str:
+        """Every sheet, the scores and who is ahead (`show`); `in_turn`: a roll is being
+        entered."""
         game = self.game
         closed = ", ".join(c for c in COLOURS if c in game.closed) or "none"
         turn = f"turn {len(game.history) + 1}"
         lines = ["game over" if game.is_over() else
                  f"{turn}: {self.name(game.active)} rolled (the marks of this turn are not on "
-                 "the sheets yet)" if self.in_turn else
+                 "the sheets yet)" if in_turn else
                  f"{turn}: {self.name(game.active)} rolls next",
                  f"lock after {game.lock_after} marks; closed rows: {closed}"]
         width = max(len(self.name(seat)) for seat in range(game.players))
         for seat, sheet in enumerate(game.sheets):
             lines.append(f"  {self.name(seat):<{width}}  {sheet.score():>4}  {sheet}")
         lines.append(self.ahead())
-        self.say("\n".join(lines))
+        return "\n".join(lines)
 
     def final_text(self) -> str:
         game = self.game
@@ -278,10 +293,10 @@ class Tracker:
                    for seat, sheet in enumerate(game.sheets)
                    if sheet.penalties >= PENALTIES_TO_END]
         if len(game.closed) >= CLOSED_ROWS_TO_END:
-            reasons.append(join_names([c for c in COLOURS if c in game.closed]) + " are closed")
+            reasons.append(and_list([c for c in COLOURS if c in game.closed]) + " are closed")
         leaders = self.leaders()
         top = game.scores()[leaders[0]]
-        names = join_names([self.name(seat) for seat in leaders])
+        names = and_list([self.name(seat) for seat in leaders])
         winner = (f"winner: {names} with {top}" if len(leaders) == 1
                   else f"winners (a tie): {names} with {top}")
         scores = ", ".join(f"{self.name(seat)} {score}"
@@ -296,6 +311,50 @@ class Tracker:
                 "turns": len(game.history), "scores": game.scores(),
                 "winners": [seat + 1 for seat in self.leaders()] if over else [],
                 "over": over, "sheets": [str(sheet) for sheet in game.sheets]}
+
+    def turn_report(self, before: Sequence[Sheet]) -> list[str]:
+        """The last turn's marks and penalty, and the rows it locked (`before`: the sheets
+        before it)."""
+        game = self.game
+        record = game.history[-1]
+        parts = []
+        for seat, sheet in enumerate(game.sheets):
+            marks = []
+            row = record.first[seat]
+            if row is not None:
+                marks.append(f"{record.dice.white_sum} in {row}")
+            if seat == record.active and record.second is not None:
+                marks.append(f"{record.second[1]} in {record.second[0]}")
+            if seat == record.active and record.penalty:
+                marks.append(f"a penalty ({sheet.penalties} of {PENALTIES_TO_END})")
+            parts.append(f"{self.name(seat)}: {', '.join(marks) or 'no mark'}")
+        lines = [f"turn {len(game.history)}: " + "; ".join(parts)]
+        for colour in COLOURS:
+            lockers = [self.name(seat) for seat, sheet in enumerate(game.sheets)
+                       if sheet.is_locked(colour) and not before[seat].is_locked(colour)]
+            if lockers:
+                lines.append(f"{colour} is locked by {and_list(lockers)}: closed for everyone")
+        return lines
+
+    def refusal(self, fault: TurnFault) -> InputRefused:
+        """A refused decision as the answer's refusal, its seat named here."""
+        return InputRefused(fault.text(self.name))
+
+
+class Tracker:
+    def __init__(self, game: Game, me: Optional[int], save_path: Optional[Path],
+                 advisor: Optional[Advisor], console: Console) -> None:
+        self.game, self.me, self.save_path = game, me, save_path
+        self.advisor, self.console = advisor, console
+        self.text = GameText(game, me)
+        self.name = self.text.name
+        self.in_turn = False
+
+    def say(self, text: str) -> None:
+        self.console.say(text)
+
+    def show(self) -> None:
+        self.say(self.text.sheets(self.in_turn))
 
     # -- prompts and commands ------------------------------------------------------------
     def ask(self, prompt: str) -> str:
@@ -378,8 +437,8 @@ class Tracker:
             except InputRefused as error:
                 self.say(str(error))
 
-    def ask_first(self, dice: Dice, start: Sequence[Sheet]) -> list[Optional[str]]:
-        total, players = dice.white_sum, self.game.players
+    def ask_first(self, turn: Turn) -> list[Optional[str]]:
+        total, players = turn.dice.white_sum, self.game.players
         choices: list[Optional[str]] = []
         while len(choices) < players:
             seat = len(choices)
@@ -390,67 +449,42 @@ class Tracker:
                 if len(tokens) > players - seat:
                     raise InputRefused(f"{len(tokens)} answers for {players - seat} player(s) "
                                        f"from {self.name(seat)} on: one row or - each")
-                answers = []
-                for offset, token in enumerate(tokens):
-                    row = parse_row(token)
-                    if row is not None:
-                        problem = start[seat + offset].mark_problem(row, total)
-                        if problem:
-                            raise InputRefused(f"{self.name(seat + offset)} cannot mark {total} "
-                                               f"in {row}: {problem}")
-                    answers.append(row)
+                answers = [parse_row(token) for token in tokens]
+                for offset, row in enumerate(answers):
+                    turn.check_first(seat + offset, row)
+            except TurnFault as fault:
+                refused: InputRefused = self.text.refusal(fault)
             except InputRefused as error:
-                self.say(str(error) + ("; nothing on this line was taken" if len(tokens) > 1
-                                       else ""))
+                refused = error
+            else:
+                choices.extend(answers)
                 continue
-            choices.extend(answers)
+            self.say(str(refused) + ("; nothing on this line was taken" if len(tokens) > 1
+                                     else ""))
         return choices
 
-    def parse_second(self, text: str, dice: Dice, sheet: Sheet,
-                     locked_now: frozenset[str]) -> SecondMark:
-        word = text.strip().lower()
-        if word in NO_MARK:
-            return None
-        match = re.fullmatch(r"([a-z]+)[\s,:]*([0-9]{1,2})", word)
-        if match:
-            name, digits = match.groups()
-        else:
-            match = re.fullmatch(r"([0-9]{1,2})[\s,:]*([a-z]+)", word)
-            if not match:
-                raise InputRefused(f"action 2 {clip(text)}: type a row and a number like "
-                                   "'blue 9' (or b9), or - for no mark")
-            digits, name = match.groups()
-        colour = parse_row(name)
-        assert colour is not None          # a name of letters is never a no-mark word
-        number = int(digits)
-        if not 2 <= number <= 12:
-            raise InputRefused(f"{number} is not a number of a row (2..12)")
-        reason = f"{self.name(self.game.active)} cannot mark {number} in {colour}: "
-        if colour in locked_now:
-            raise InputRefused(reason + f"{colour} was locked in action 1 of this turn")
-        problem = sheet.mark_problem(colour, number) or colour_sum_problem(dice, colour, number)
-        if problem:
-            raise InputRefused(reason + problem)
-        return colour, number
-
-    def ask_second(self, dice: Dice, sheet: Sheet, marked_first: bool,
-                   locked_now: frozenset[str]) -> SecondMark:
+    def ask_second(self, turn: Turn) -> None:
+        marked_first = turn.first[turn.active] is not None
         penalty = "" if marked_first else " (no mark: a penalty)"
-        prompt = (f"  {self.name(self.game.active)} action 2 - white + colour "
-                  f"({colour_sums_text(dice, sheet.closed)}) or -{penalty}: ")
+        prompt = (f"  {self.name(turn.active)} action 2 - white + colour "
+                  f"({colour_sums_text(turn.dice, turn.after[turn.active].closed)}) or "
+                  f"-{penalty}: ")
         while True:
             text = self.ask(prompt)
             try:
-                return self.parse_second(text, dice, sheet, locked_now)
+                turn.take_second(parse_mark(text))
+                return
+            except TurnFault as fault:
+                self.say(str(self.text.refusal(fault)))
             except InputRefused as error:
                 self.say(str(error))
 
     def enter_turn(self, dice: Dice) -> None:
         """Take the rest of one turn's input and play it (raises _Undo to start again)."""
         game, me = self.game, self.me
-        active, closed = game.active, game.closed
-        start = [sheet.close(closed) for sheet in game.sheets]
-        self.say(f"{self.name(active)} rolled {roll_text(dice, closed)}")
+        turn = game.turn(dice)
+        active, start = turn.active, turn.start
+        self.say(f"{self.name(active)} rolled {roll_text(dice, game.closed)}")
         total = dice.white_sum
 
         def plan_text(option: Option) -> str:
@@ -466,67 +500,37 @@ class Tracker:
         elif me is not None:
             self.advise("action 1", lambda a: a.passive(start, me, dice, active),
                         lambda option: f"{total} in {option[0]}" if option[0] else "no mark")
-        first = self.ask_first(dice, start)
-        after = after_first_actions(start, dice, first)
-        now_closed = closed_rows(after)
-        second: SecondMark = None
-        if game_over(after):
-            self.say(f"{join_names([c for c in COLOURS if c in now_closed])} are closed: the "
-                     "game ends with action 1 (no action 2)")
+        after = turn.take_first(self.ask_first(turn))
+        if turn.ends_with_first:
+            self.say(turn.ending())
         else:
-            locked_now = now_closed - closed
             for colour in COLOURS:
-                if colour in locked_now:
+                if colour in turn.locked_now:
                     self.say(f"{colour} was locked in action 1: it is closed for action 2")
-            marked = first[active] is not None
+            marked = turn.first[active] is not None
             if me == active:
                 self.advise("action 2", lambda a: a.second(after, active, dice, marked),
                             lambda option: (f"{option[1][1]} in {option[1][0]}" if option[1]
                                             else "no mark" + ("" if marked else " (a penalty)")))
-            second = self.ask_second(dice, after[active], marked, locked_now)
+            self.ask_second(turn)
         before = list(game.sheets)
-        try:
-            game.play_turn(dice, first, second)
-        except QwixxError as error:            # not expected: every answer was checked
-            self.say(f"the rules refuse this turn: {error_line(error)}")
-            raise _Undo() from None
+        turn.finish()
         self.in_turn = False
-        self.report_turn(before)
+        for line in self.text.turn_report(before):
+            self.say(line)
+        self.say(self.text.standings())
         self.autosave()
-
-    def report_turn(self, before: Sequence[Sheet]) -> None:
-        game = self.game
-        record = game.history[-1]
-        parts = []
-        for seat, sheet in enumerate(game.sheets):
-            marks = []
-            row = record.first[seat]
-            if row is not None:
-                marks.append(f"{record.dice.white_sum} in {row}")
-            if seat == record.active and record.second is not None:
-                marks.append(f"{record.second[1]} in {record.second[0]}")
-            if seat == record.active and record.penalty:
-                marks.append(f"a penalty ({sheet.penalties} of {PENALTIES_TO_END})")
-            parts.append(f"{self.name(seat)}: {', '.join(marks) or 'no mark'}")
-        self.say(f"turn {len(game.history)}: " + "; ".join(parts))
-        for colour in COLOURS:
-            lockers = [self.name(seat) for seat, sheet in enumerate(game.sheets)
-                       if sheet.is_locked(colour) and not before[seat].is_locked(colour)]
-            if lockers:
-                self.say(f"{colour} is locked by {join_names(lockers)}: closed for everyone")
-        self.say(self.standings())
 
     def take_back(self) -> None:
         game = self.game
         if not game.history:
             self.say("nothing to take back: no turn has been played yet")
             return
-        last = game.history[-1]
-        self.game = replay(game.players, game.lock_after, game.history[:-1])
-        self.say(f"took back turn {len(game.history)} ({self.name(last.active)} rolled "
-                 f"{last.dice})")
+        turns = len(game.history)
+        last = game.pop()
+        self.say(f"took back turn {turns} ({self.name(last.active)} rolled {last.dice})")
         self.autosave()
-        self.say(self.standings())
+        self.say(self.text.standings())
 
     # -- the loop ------------------------------------------------------------------------
     def final_prompt(self) -> bool:
@@ -547,7 +551,7 @@ class Tracker:
         try:
             while True:
                 if self.game.is_over():
-                    self.say(self.final_text())
+                    self.say(self.text.final_text())
                     if self.final_prompt():
                         break
                     continue
@@ -567,18 +571,10 @@ class Tracker:
                 self.say("the turn being entered is dropped")
             if not self.game.is_over():
                 self.say(f"stopped after {turns_text(len(self.game.history))}; "
-                         f"{self.standings()}")
+                         f"{self.text.standings()}")
                 if self.save_path is not None:
                     self.say(f"the game is saved in {cut_path(self.save_path)}: go on with "
                              f"--resume {cut_path(self.save_path)}")
-
-
-def replay(players: int, lock_after: int, records: Sequence[Any]) -> Game:
-    """A new game with the turns of `records` (TurnRecord) played again."""
-    game = Game(players, lock_after=lock_after)
-    for record in records:
-        game.play_turn(record.dice, list(record.first), record.second)
-    return game
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -656,7 +652,7 @@ def command(args: argparse.Namespace, load_advisor: Callable[[int, int], Advisor
                 + (f"; advice for {tracker.name(seat)}" if seat is not None else "")
                 + "; type help for the input language")
     if game.history:
-        console.say(tracker.standings())
+        console.say(tracker.text.standings())
     tracker.run()
     if console.json_only:
-        write(json.dumps(tracker.summary()))
+        write(json.dumps(tracker.text.summary()))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Protocol
+from typing import Optional, Protocol
 
 from solverkit.messages import clip
 
-from .errors import GameError, GameOverError, IllegalMarkError
-from .rules import MARKS_TO_LOCK
+from ..errors import GameError, GameOverError, TurnFault
+from .constants import MARKS_TO_LOCK
 from .sheet import (COLOURS, Dice, Sheet, check_colour, check_lock_after, check_sheet,
                     close_all, closed_rows, game_over, is_whole, position)
 
@@ -70,6 +70,9 @@ class Game:
     active: int = 0
     history: list[TurnRecord] = field(default_factory=list)
     lock_after: int = MARKS_TO_LOCK      # the lock rule of every sheet (5, or 4: the variant)
+    # the sheets and the active seat before each turn played here (pop)
+    _before: list[tuple[list[Sheet], int]] = field(default_factory=list, init=False,
+                                                    repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_lock_after(self.lock_after)
@@ -98,70 +101,163 @@ class Game:
     def scores(self) -> list[int]:
         return [s.score() for s in self.sheets]
 
+    def turn(self, dice: Dice | str) -> Turn:
+        """The turn of this roll, to be decided step by step (Turn); nothing changes on the
+        game until `Turn.finish`."""
+        return Turn(self, dice)
+
     def play_turn(self, dice: Dice | str, first: list[Optional[str]],
                   second: SecondMark) -> None:
         """Apply one turn's decisions: first[i] is player i's action 1, second the active one's
         action 2 (ignored when action 1 ended the game). An illegal decision raises and leaves
         the game as it was."""
-        self._play(dice, lambda: first, lambda marked: second)
+        turn = self.turn(dice)
+        turn.take_first(first)
+        if not turn.ends_with_first:
+            turn.take_second(second)
+        turn.finish()
 
     def play_turn_with(self, dice: Dice | str, players: list[Player]) -> None:
         """One turn with each player's decisions asked at the moment the rules ask them."""
         if not isinstance(players, (list, tuple)) or len(players) != self.players:
             raise GameError(f"one Player per seat ({self.players}), not {clip(players)}")
+        turn = self.turn(dice)
+        dice = turn.dice
+        turn.take_first([players[i].first_action(self.sheets[i], dice, i == self.active)
+                         for i in range(self.players)])
+        if not turn.ends_with_first:
+            active, before = self.active, self.sheets
+            self.sheets = turn.after         # players who read the game see action 1 done
+            try:
+                turn.take_second(players[active].second_action(
+                    turn.after[active], dice, turn.first[active] is not None))
+            finally:
+                self.sheets = before
+        turn.finish()
 
-        dice = Dice.parse(dice)
+    def pop(self) -> TurnRecord:
+        """Take the last turn back (undo): the game is again as it was before it."""
+        if not self._before:
+            raise GameError("nothing to take back: no turn has been played yet"
+                            if not self.history else
+                            "the turns this game was set up with cannot be taken back")
+        self.sheets, self.active = self._before.pop()
+        return self.history.pop()
 
-        def first() -> list[Optional[str]]:
-            return [players[i].first_action(self.sheets[i], dice, i == self.active)
-                    for i in range(self.players)]
-
-        def second(marked: bool) -> SecondMark:
-            return players[self.active].second_action(self.sheets[self.active], dice, marked)
-        self._play(dice, first, second)
-
-    def _play(self, dice: Dice | str, decide_first: Callable[[], list[Optional[str]]],
-              decide_second: Callable[[bool], SecondMark]) -> None:
-        if self.is_over():
-            raise GameOverError("the game is over")
-        dice = Dice.parse(dice)
-        saved = list(self.sheets)
-        try:
-            first = decide_first()
-            self.sheets = after_first_actions(self.sheets, dice, first)
-            first = list(first)
-            second: SecondMark
-            second, penalty = None, False
-            if not self.is_over():
-                marked = first[self.active] is not None
-                second = decide_second(marked)
-                penalty = self._apply_second(dice, marked, second)
-        except Exception:
-            self.sheets = saved
-            raise
-        self.history.append(TurnRecord(self.active, dice, first, second, penalty))
+    def _commit(self, before: list[Sheet], sheets: list[Sheet], record: TurnRecord) -> None:
+        self._before.append((before, self.active))
+        self.sheets = sheets
+        self.history.append(record)
         self.active = (self.active + 1) % self.players
 
-    def _apply_second(self, dice: Dice, marked_first: bool, second: SecondMark) -> bool:
-        """Apply action 2; returns whether the active player took a penalty."""
-        sheet = self.sheets[self.active]
-        penalty = False
-        if second is not None:
-            if not isinstance(second, (tuple, list)) or len(second) != 2:
-                raise GameError(f"action 2 is None or (row, number), not {clip(second)}")
-            colour, number = second
-            position(colour, number)
-            problem = colour_sum_problem(dice, colour, number)
-            if problem is not None:
-                raise IllegalMarkError(problem)
-            sheet = sheet.mark(colour, number)
-        elif not marked_first:
-            sheet = sheet.add_penalty()
-            penalty = True
-        self.sheets[self.active] = sheet
-        closed = self.closed
-        self.sheets = [s.close(closed) for s in self.sheets]
-        return penalty
+
+class Turn:
+    """One turn of a game, decided step by step and each step checked by the rules, once:
+    the roll (`Game.turn`), every player's action 1 (`check_first` mark by mark as they are
+    called out, `take_first` all together), the active player's action 2 (`take_second`),
+    then `finish`, which plays the turn on the game. Game.play_turn is these steps at once;
+    the tracker and the explorer take them one by one. A refusal is a TurnFault naming the
+    seat and the rule's reason."""
+
+    def __init__(self, game: Game, dice: Dice | str):
+        if game.is_over():
+            raise GameOverError("the game is over")
+        self.game, self.dice = game, Dice.parse(dice)
+        self.active, self._played, self._before = game.active, len(game.history), game.sheets
+        self.start = close_all(game.sheets)      # the sheets, every closed row closed on each
+        self.first: list[Optional[str]] = []
+        self.after: list[Sheet] = []             # the sheets after action 1 (take_first)
+        self.second: SecondMark = None
+        self._taken = False
+
+    def check_first(self, seat: int, row: Optional[str]) -> None:
+        """Player `seat`'s action 1 (a row for the white sum, or None), on its sheet as it was
+        before anyone's action 1 (the marks are simultaneous)."""
+        fault = first_fault(self.start[seat], seat, row, self.dice.white_sum)
+        if fault is not None:
+            raise fault
+
+    def take_first(self, first: Sequence[Optional[str]]) -> list[Sheet]:
+        """Every player's action 1, checked; the sheets after it (after_first_actions)."""
+        self.after = after_first_actions(self.start, self.dice, first)
+        self.first, self._taken = list(first), True
+        return self.after
+
+    @property
+    def ends_with_first(self) -> bool:
+        """Whether action 1 ended the game (then there is no action 2)."""
+        return self._taken and game_over(self.after)
+
+    def ending(self) -> str:
+        """How action 1 ended the game (when it did)."""
+        closed = closed_rows(self.after)
+        return (f"{and_list([c for c in COLOURS if c in closed])} are closed: the game ends "
+                "with action 1 (no action 2)")
+
+    @property
+    def locked_now(self) -> frozenset[str]:
+        """The rows locked in this turn's action 1 (closed for action 2)."""
+        return closed_rows(self.after) - closed_rows(self.start) if self._taken else frozenset()
+
+    def take_second(self, second: object) -> SecondMark:
+        """The active player's action 2 (after take_first): None, or (row, number) for a white
+        die plus that row's die, on its sheet after action 1."""
+        if not self._taken:
+            raise GameError("action 2 comes after every player's action 1 (take_first)")
+        self.second = second_mark(self, second)
+        return self.second
+
+    def finish(self) -> TurnRecord:
+        """Play the turn on the game: action 2 (or the active player's penalty for marking
+        nothing), the rows locked closed for everyone; the next player is active."""
+        if not self._taken:
+            raise GameError("a turn is finished after every player's action 1 (take_first)")
+        if self.game.active != self.active or len(self.game.history) != self._played:
+            raise GameError("the game moved on since this turn was rolled")
+        sheets, penalty = list(self.after), False
+        if not self.ends_with_first:
+            sheet = sheets[self.active]
+            if self.second is not None:
+                sheet = sheet.mark(*self.second)
+            elif self.first[self.active] is None:
+                sheet, penalty = sheet.add_penalty(), True
+            sheets[self.active] = sheet
+            closed = closed_rows(sheets)
+            sheets = [s.close(closed) for s in sheets]
+        record = TurnRecord(self.active, self.dice, self.first, self.second, penalty)
+        self.game._commit(self._before, sheets, record)
+        return record
+
+
+def second_mark(turn: Turn, second: object) -> SecondMark:
+    """`second` checked as the active player's action 2 of `turn` (Turn.take_second)."""
+    if second is None:
+        return None
+    if not isinstance(second, (tuple, list)) or len(second) != 2:
+        raise GameError(f"action 2 is None or (row, number), not {clip(second)}")
+    if turn.ends_with_first:
+        raise TurnFault(None, turn.ending())
+    colour, number = second
+    position(colour, number)
+    reason = f"cannot mark {number} in {colour}: "
+    if colour in turn.locked_now:
+        raise TurnFault(turn.active, reason + f"{colour} was locked in action 1 of this turn")
+    problem = (colour_sum_problem(turn.dice, colour, number)
+               or turn.after[turn.active].mark_problem(colour, number))
+    if problem is not None:
+        raise TurnFault(turn.active, reason + problem)
+    return colour, number
+
+
+def first_fault(sheet: Sheet, seat: int, row: Optional[str], total: int) -> Optional[TurnFault]:
+    """Why player `seat` cannot mark the white sum `total` in `row` on `sheet` (None: it can,
+    or it marks nothing)."""
+    if row is None:
+        return None
+    check_colour(row)
+    problem = sheet.mark_problem(row, total)
+    return None if problem is None else TurnFault(seat, f"cannot mark {total} in {row}: "
+                                                        f"{problem}")
 
 
 def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
@@ -169,7 +265,7 @@ def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
     """Every sheet after action 1, `first[i]` being player i's row for the white sum (or
     None): the marks are simultaneous (each is checked on the sheets as they were, so several
     players may lock the same row), then the rows locked close for everyone. An illegal
-    decision raises (IllegalMarkError naming the player and the reason)."""
+    decision raises (a TurnFault naming the player and the reason)."""
     if not isinstance(first, (list, tuple)) or len(first) != len(sheets):
         raise GameError(f"one action-1 decision (a row or None) per player "
                         f"({len(sheets)}), not {clip(first)}")
@@ -179,13 +275,17 @@ def after_first_actions(sheets: Sequence[Sheet], dice: Dice,
     total = dice.white_sum
     marked = close_all(sheets)
     for i, colour in enumerate(first):
+        fault = first_fault(marked[i], i, colour, total)
+        if fault is not None:
+            raise fault
         if colour is not None:
-            problem = marked[i].mark_problem(colour, total)
-            if problem is not None:
-                raise IllegalMarkError(f"player {i + 1} cannot mark {total} in {colour}: "
-                                       f"{problem}")
             marked[i] = marked[i].mark(colour, total)
     return close_all(marked)
+
+
+def and_list(names: Sequence[str]) -> str:
+    """`red`, `red and yellow`, `red, yellow and green`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def colour_sum_problem(dice: Dice, colour: str, number: int) -> Optional[str]:

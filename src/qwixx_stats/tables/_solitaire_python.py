@@ -12,8 +12,8 @@ import itertools
 from functools import lru_cache
 from typing import Callable
 
-from .game import active_options, apply_option
-from .sheet import Dice, Sheet
+from ..rules.game import active_options, apply_option
+from ..rules.sheet import Dice, Sheet
 
 ALL_ROLLS = [Dice(*faces) for faces in itertools.product(range(1, 7), repeat=6)]
 

@@ -1,7 +1,7 @@
 """The numbers of the Qwixx rules (SPEC "Sheet and rules") and the one test of a game's end.
 
 Every Python module takes them from here. The Cython kernels cannot import a Python module at
-compile time, so `_rules.pxd` holds the same numbers and the same test for them, and the test
+compile time, so `_constants.pxd` holds the same numbers and the same test for them, and the test
 suite checks that the two agree (tests/test_qwixx_rules.py): change both together.
 """
 from __future__ import annotations

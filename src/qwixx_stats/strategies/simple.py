@@ -16,42 +16,13 @@ from typing import Any, Optional, TypeVar, cast
 
 from solverkit.messages import clip
 
-from .errors import SimulationError, StrategyError
-from .game import (Option, SecondMark, active_options, apply_option, colour_marks,
-                   skipped_boxes, white_sum_rows)
-from .sheet import Dice, Sheet, is_whole
+from ..errors import SimulationError, StrategyError
+from ..rules.game import (Option, SecondMark, active_options, apply_option, colour_marks,
+                          skipped_boxes, white_sum_rows)
+from ..rules.sheet import Dice, Sheet, is_whole
+from ..rules.stream import SplitMix64
 
-MASK64 = (1 << 64) - 1
 T = TypeVar("T")
-
-
-class SplitMix64:
-    """The simulator's random stream (the same generator as the Cython kernel)."""
-
-    def __init__(self, state: int):
-        if not is_whole(state):
-            raise SimulationError(f"a random stream starts from a whole number, not {clip(state)}")
-        self.state = state & MASK64
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform integer 0..n-1 (n < 2**32)."""
-        return ((self.next() >> 32) * n) >> 32
-
-    def roll(self) -> Dice:
-        return Dice(*(1 + self.below(6) for _ in range(6)))
-
-    @classmethod
-    def for_game(cls, seed: int, game: int) -> "SplitMix64":
-        mixer = cls(seed)
-        mixer.state = (mixer.state + 0x9E3779B97F4A7C15 * (game + 1)) & MASK64
-        return cls(mixer.next())
 
 
 def _second_options(sheet: Sheet, dice: Dice) -> list[SecondMark]:
@@ -86,7 +57,6 @@ def _best(options: Iterable[T], key: Callable[[T], Any]) -> T:
 
 
 class GreedyPlayer:
-    name = "greedy"
 
     def _key(self, sheet: Sheet, dice: Dice, option: Option) -> tuple[int, int]:
         gain = apply_option(sheet, dice, option).score() - sheet.score()
@@ -112,7 +82,6 @@ class CautiousPlayer:
         if not is_whole(skip) or not 0 <= skip <= 10:
             raise StrategyError(f"cautious skip limit must be 0..10, not {clip(skip)}")
         self.skip = skip
-        self.name = f"cautious{skip}"
 
     def _key(self, sheet: Sheet, dice: Dice, option: Option) -> Optional[tuple[int, int]]:
         marks = _marks_of(sheet, dice, option)
@@ -137,7 +106,6 @@ class CautiousPlayer:
 
 
 class RandomPlayer:
-    name = "random"
 
     def __init__(self, rng: SplitMix64):
         if not isinstance(rng, SplitMix64):

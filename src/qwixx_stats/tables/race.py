@@ -30,17 +30,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Callable, NamedTuple, Optional
 
 import numpy as np
 
 from solverkit.arrayfile import write_array
 from solverkit.messages import clip
 
-from . import _solitaire
-from .errors import TableError
-from .rules import MARKS_TO_LOCK
-from .sheet import Sheet, check_lock_after, check_sheet, is_whole
+from .. import _simulate, _solitaire
+from ..errors import TableError
+from ..rules.constants import MARKS_TO_LOCK
+from ..rules.sheet import Sheet, check_lock_after, check_sheet, is_whole
 from .solitaire import (PENALTY_STATES, SHEET_STATES, check_table_array, load_or_solve,
                         read_table, sheet_state, solve_order)
 
@@ -135,14 +135,10 @@ class RaceTable:
                                     file_magic=magic, version=RACE_VERSION), build)
         return cls(table, players, lock_after)
 
-    def kernel_arrays(self) -> dict[str, Any]:
-        """The keyword arguments of the kernels (_simulate.simulate, rollouts) for this model."""
-        arrays: dict[str, Any] = dict(race_mean=self.mean, race_second=self.second,
-                                         nodes=NODES, weights=WEIGHTS,
-                                         correlation=self.correlation)
-        if self.late_mean is not None:
-            arrays.update(race_late_mean=self.late_mean, race_late_second=self.late_second)
-        return arrays
+    def kernel_race(self) -> _simulate.Race:
+        """This model as the kernel reads it (_simulate.Race: simulate, rollouts, lookahead)."""
+        return _simulate.Race(self.mean, self.second, NODES, WEIGHTS, self.correlation,
+                              self.late_mean, self.late_second)
 
     def outlook(self, sheet: Sheet) -> Outlook:
         """The expected final score of `sheet` and its variance (0 once the sheet is finished)."""

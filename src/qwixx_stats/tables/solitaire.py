@@ -22,12 +22,12 @@ import numpy as np
 from solverkit.arrayfile import read_array, write_array
 from solverkit.messages import clip, cut_path
 
-from . import _rows, _solitaire
-from .errors import TableError
-from .game import (Option, SecondMark, active_options, apply_option, colour_marks,
-                   white_sum_rows)
-from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK, PENALTIES_TO_END
-from .sheet import COLOURS, Dice, Sheet, check_lock_after, check_sheet, position
+from .. import _rows, _solitaire
+from ..errors import TableError
+from ..rules.game import (Option, SecondMark, active_options, apply_option, colour_marks,
+                          white_sum_rows)
+from ..rules.constants import CLOSED_ROWS_TO_END, MARKS_TO_LOCK, PENALTIES_TO_END
+from ..rules.sheet import COLOURS, Dice, Sheet, check_lock_after, check_sheet, position
 
 ROW_STATES = 57
 CLOSED = 56

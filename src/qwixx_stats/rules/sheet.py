@@ -15,8 +15,8 @@ from typing import NamedTuple, TypeGuard, cast
 
 from solverkit.messages import clip
 
-from .errors import DiceError, IllegalMarkError, SheetError
-from .rules import LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END, PENALTY_POINTS, game_ends
+from ..errors import DiceError, IllegalMarkError, SheetError
+from .constants import LOCK_RULES, MARKS_TO_LOCK, PENALTIES_TO_END, PENALTY_POINTS, game_ends
 
 COLOURS = ("red", "yellow", "green", "blue")
 ROW_NUMBERS = {

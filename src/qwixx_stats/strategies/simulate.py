@@ -25,116 +25,28 @@ import numpy.typing as npt
 
 from solverkit.messages import clip
 
-from . import _simulate
-from .errors import GameError, SimulationError, StrategyError
-from .game import MAX_PLAYERS, Game, Player
-from .race import RaceTable
-from .rules import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
-from .sheet import check_lock_after, is_whole
-from .solitaire import ExpectedValues, OptimalPlayer
-from .heuristics import DEFAULT_WEIGHTS, HEURISTICS, WEIGHT_COUNT, HeuristicPlayer, check_weights
-from .strategies import CautiousPlayer, GreedyPlayer, RandomPlayer, SplitMix64
-from .lookahead import LearnedValue, LookaheadPlayer, learned_for
-from .qwixxer import QwixxerPlayer
-from .winning import WinPlayer
+from .. import _simulate
+from ..errors import SimulationError, StrategyError
+from ..rules.game import MAX_PLAYERS, Game
+from .heuristics import WEIGHT_COUNT
+from .lookahead import LearnedValue
+from ..tables.race import RaceTable
+from .registry import (STRATEGY_CODES, STRATEGY_HELP, Seat, Strategy, check_strategies,
+                       models_for, parse_strategies)
+from ..rules.constants import CLOSED_ROWS_TO_END, MARKS_TO_LOCK
+from ..rules.sheet import check_lock_after, is_whole
+from ..tables.solitaire import ExpectedValues
+from ..rules.stream import SplitMix64
 
 BATCH = 20_000
 MAX_GAMES = 10 ** 9              # about an hour and a half at 200,000 games/s
 MAX_KEPT_GAMES = 10 ** 7         # keep_games=True: 4 * (players + 1) bytes a game
-MAX_LIMIT = 10                   # cautious:K skips at most K of a row's 11 boxes
-STRATEGY_HELP = ("lookahead, win, max-score, greedy, cautious:K (skip at most K boxes, 0..10), "
-                 "random, weighted or scored (tuned outside heuristics), qwixxer-ga (a public "
-                 "bot's champion) ('optimal': max-score)")
-ALIASES = {"optimal": "max-score"}       # the single-player optimum's name before `win`
 Z95 = 1.959963984540054                  # the 97.5% point of the standard normal
 ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
 
-__all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "SimulationResult",
-           "Strategy", "StrategyError", "parse_strategies", "simulate", "simulate_python"]
-
-
-@dataclass(frozen=True)
-class Strategy:
-    name: str            # lookahead, win, max-score, greedy, cautious, random, weighted, scored,
-                         # qwixxer-ga
-    limit: int = 0       # cautious: the most boxes one mark may skip
-    weights: tuple[float, ...] = ()   # weighted, scored: () for the tuned defaults
-
-    def __post_init__(self) -> None:
-        if isinstance(self.name, str) and self.name in ALIASES:
-            object.__setattr__(self, "name", ALIASES[self.name])
-        if not isinstance(self.name, str) or self.name not in _simulate.STRATEGY_CODES:
-            raise StrategyError(f"unknown strategy {clip(self.name)}: expected {STRATEGY_HELP}")
-        if not is_whole(self.limit) or not 0 <= self.limit <= MAX_LIMIT:
-            raise StrategyError(f"a strategy's limit must be 0..{MAX_LIMIT}, not "
-                                f"{clip(self.limit)}")
-        if self.name != "cautious" and self.limit:
-            raise StrategyError(f"strategy {self.name!r} takes no limit")
-        if self.name in HEURISTICS:
-            object.__setattr__(self, "weights", check_weights(
-                self.weights if self.weights != () else DEFAULT_WEIGHTS[self.name]))
-        elif self.weights != ():
-            raise StrategyError(f"strategy {self.name!r} takes no weights")
-
-    def __str__(self) -> str:
-        return f"cautious:{self.limit}" if self.name == "cautious" else self.name
-
-    @classmethod
-    def parse(cls, text: str) -> "Strategy":
-        if not isinstance(text, str):
-            raise StrategyError(f"a strategy is written as text ({STRATEGY_HELP}), not "
-                                f"{type(text).__name__}")
-        name, _, argument = text.strip().partition(":")
-        name = ALIASES.get(name, name)
-        if name not in _simulate.STRATEGY_CODES:
-            raise StrategyError(f"unknown strategy {clip(text)}: expected {STRATEGY_HELP}")
-        if name != "cautious":
-            if argument:
-                raise StrategyError(f"strategy {name!r} takes no argument")
-            return cls(name)
-        argument = argument.strip()
-        if argument and not (argument.isascii() and argument.isdigit()):
-            raise StrategyError(f"cautious:K needs a whole number K, not {clip(argument)}")
-        if len(argument) > 20:
-            raise StrategyError(f"cautious:K needs 0 <= K <= {MAX_LIMIT}, not {clip(argument)}")
-        limit = int(argument) if argument else 1
-        if not 0 <= limit <= MAX_LIMIT:
-            raise StrategyError(f"cautious:K needs 0 <= K <= {MAX_LIMIT}, not {limit}")
-        return cls(name, limit)
-
-
-def check_players(players: int) -> int:
-    if not is_whole(players) or not 1 <= players <= MAX_PLAYERS:
-        raise StrategyError(f"players must be 1..{MAX_PLAYERS}, not {clip(players)}")
-    return players
-
-
-def parse_strategies(text: str, players: int) -> list[Strategy]:
-    """One strategy for everyone, or one per player: `win,greedy,cautious:2,random`."""
-    check_players(players)
-    if not isinstance(text, str):
-        raise StrategyError(f"strategies are written as text like win,greedy, not "
-                            f"{type(text).__name__}")
-    parts = text.split(",", MAX_PLAYERS)
-    if len(parts) > MAX_PLAYERS:
-        raise StrategyError(f"more than {MAX_PLAYERS} strategies for {players} players: give "
-                            "one for everyone or one per player")
-    strategies = [Strategy.parse(part) for part in parts]
-    if len(strategies) == 1:
-        strategies *= players
-    if len(strategies) != players:
-        raise StrategyError(f"{len(strategies)} strategies for {players} players: give one "
-                            "for everyone or one per player")
-    return strategies
-
-
-def check_strategies(strategies: object) -> list[Strategy]:
-    if (not isinstance(strategies, (list, tuple))
-            or not all(isinstance(s, Strategy) for s in strategies)):
-        raise StrategyError(f"strategies must be a list of Strategy (see parse_strategies), not "
-                            f"{clip(strategies)}")
-    check_players(len(strategies))
-    return list(strategies)
+__all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "STRATEGY_HELP",
+           "SimulationResult", "Strategy", "StrategyError", "parse_strategies", "simulate",
+           "simulate_python"]
 
 
 def check_games(games: int, players: int, keep_games: bool) -> int:
@@ -297,54 +209,6 @@ class SimulationResult:
         }
 
 
-@dataclass
-class Tables:
-    """The tables the strategies of a series need (None where no strategy needs one)."""
-    future: Optional[np.ndarray] = None        # single-player table (max-score)
-    race: Optional[RaceTable] = None           # paced table (win, lookahead)
-    learned: Optional[LearnedValue] = None     # learned value (lookahead at two players)
-
-
-def tables_for(strategies: list[Strategy], lock_after: int,
-               values: Optional[ExpectedValues], race: Optional[RaceTable],
-               learned: Optional[LearnedValue] = None) -> Tables:
-    """Check the given tables against the strategies and the lock rule, loading (solving once)
-    the ones that are needed and not given."""
-    if learned is not None and not isinstance(learned, LearnedValue):
-        raise SimulationError(f"learned must be a LearnedValue, not {type(learned).__name__}")
-    if values is not None and not isinstance(values, ExpectedValues):
-        raise SimulationError(f"values must be an ExpectedValues table, not "
-                              f"{type(values).__name__}")
-    if race is not None and not isinstance(race, RaceTable):
-        raise SimulationError(f"race must be a RaceTable, not {type(race).__name__}")
-    tables = Tables()
-    if any(s.name == "max-score" for s in strategies):
-        values = values or ExpectedValues.load(lock_after=lock_after)
-        if values.lock_after != lock_after:
-            raise SimulationError(f"the single-player table is for lock after "
-                                  f"{values.lock_after}, the games for {lock_after}")
-        tables.future = values.future
-    racing = [s.name for s in strategies if s.name in ("win", "lookahead")]
-    if racing:
-        if len(strategies) < 2:
-            raise StrategyError(f"{racing[0]} plays against opponents: give at least 2 players "
-                                "(alone, max-score is the best play)")
-        race = race or RaceTable.load(players=len(strategies), lock_after=lock_after)
-        if race.lock_after != lock_after or race.players != len(strategies):
-            raise SimulationError(f"the race table is for {race.players} players and lock "
-                                  f"after {race.lock_after}, the games for {len(strategies)} "
-                                  f"and {lock_after}")
-        tables.race = race
-    if "lookahead" in racing:
-        try:
-            tables.learned = learned_for(len(strategies), lock_after, learned)
-        except GameError as error:
-            raise SimulationError(str(error)) from None
-    elif learned is not None:
-        raise SimulationError("a learned value is read by lookahead players only")
-    return tables
-
-
 def check_flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise SimulationError(f"{name} must be True or False, not {clip(value)}")
@@ -371,16 +235,14 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
     check_seed(seed)
     if progress is not None and not callable(progress):
         raise SimulationError(f"progress must be a function or None, not {clip(progress)}")
-    tables = tables_for(strategies, lock_after, values, race, learned)
-    future = tables.future if tables.future is not None else np.zeros((1, 4))
-    race_arrays: dict[str, Any] = {}
-    if tables.race is not None:
-        race_arrays = tables.race.kernel_arrays()
-    if tables.learned is not None:
-        race_arrays["learned"] = tables.learned.weights
-    codes = np.array([_simulate.STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
+    models = models_for(strategies, lock_after, values, race, learned)
+    future = models.values.future if models.values is not None else np.zeros((1, 4))
+    codes = np.array([STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
-    race_arrays["heuristic"] = heuristic_weights(strategies)
+    lineup = _simulate.Lineup(codes, limits, future,
+                              None if models.race is None else models.race.kernel_race(),
+                              heuristic_weights(strategies),
+                              None if models.learned is None else models.learned.weights)
     rows = games if keep_games else min(games, BATCH)
     scores = np.zeros((rows, len(strategies)), dtype=np.int32)
     turns = np.zeros(rows, dtype=np.int32)
@@ -391,9 +253,8 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
         count = min(BATCH, games - first)
         at = first if keep_games else 0
         batch = slice(at, at + count)
-        _simulate.simulate(codes, limits, first, count, seed, future, scores[batch],
-                           turns[batch], endings[batch], lock_after=lock_after, rotate=rotate,
-                           **race_arrays)
+        _simulate.simulate(lineup, first, count, seed, scores[batch], turns[batch],
+                           endings[batch], lock_after=lock_after, rotate=rotate)
         totals.add(scores[batch], turns[batch], endings[batch])
         if progress is not None:
             progress(count)
@@ -427,7 +288,7 @@ def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
     check_seed(seed)
     check_flag("rotate", rotate)
     check_lock_after(lock_after)
-    tables = tables_for(strategies, lock_after, values, race, learned)
+    models = models_for(strategies, lock_after, values, race, learned)
     players = len(strategies)
     scores = np.zeros((games, players), dtype=np.int32)
     turns = np.zeros(games, dtype=np.int32)
@@ -440,7 +301,7 @@ def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
         by_seat: list[Optional[Strategy]] = [None] * players
         for entry, seat in enumerate(seats):
             by_seat[seat] = strategies[entry]
-        seated = [_python_player(strategy, stream, tables, game, seat)
+        seated = [strategy.player(Seat(game, seat, stream, models))
                   for seat, strategy in enumerate(by_seat) if strategy is not None]
         while not game.is_over():
             game.play_turn_with(stream.roll(), seated)
@@ -456,25 +317,3 @@ def ending(game: Game) -> str:
     """How a finished game ended (a key of ENDINGS): "locks" when the closed rows ended it,
     "penalties" when a player's fourth penalty did."""
     return "locks" if len(game.closed) >= CLOSED_ROWS_TO_END else "penalties"
-
-
-def _python_player(strategy: Strategy, stream: SplitMix64, tables: Tables, game: Game,
-                   seat: int) -> Player:
-    if strategy.name == "max-score":
-        assert tables.future is not None                # tables_for loads it
-        return OptimalPlayer(ExpectedValues(tables.future, game.lock_after))
-    if strategy.name == "win":
-        assert tables.race is not None                  # tables_for loads it
-        return WinPlayer(tables.race, game, seat)
-    if strategy.name == "lookahead":
-        assert tables.race is not None                  # tables_for loads it
-        return LookaheadPlayer(tables.race, tables.learned, game, seat)
-    if strategy.name in HEURISTICS:
-        return HeuristicPlayer(strategy.name, strategy.weights, game, seat)
-    if strategy.name == "qwixxer-ga":
-        return QwixxerPlayer(game, seat)
-    if strategy.name == "greedy":
-        return GreedyPlayer()
-    if strategy.name == "cautious":
-        return CautiousPlayer(strategy.limit)
-    return RandomPlayer(stream)
