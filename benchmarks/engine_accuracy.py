@@ -88,12 +88,23 @@ def paired_difference(first, second):
             "positions_only_second_erred": differences.count(-1)}
 
 
-def measure(name, setting, boards, tablebase, positions_file, directory):
+def portable(text, tree, directory):
+    """`text` with this machine's paths in the commands replaced by names: PYTHON, LEGACY_SRC
+    (--legacy-tree) and TABLES (--dir), the script's folder by its path in the project."""
+    for path, name in ((sys.executable, "python"), (str(HERE), "benchmarks"),
+                       (os.path.abspath(tree), "LEGACY_SRC"), (tree, "LEGACY_SRC"),
+                       (str(directory), "TABLES")):
+        text = text.replace(path, name)
+    return text
+
+
+def measure(name, setting, boards, tablebase, positions_file, directory, tree):
     started = time.perf_counter()
     load_before = os.getloadavg()
     tally, = judge_positions(boards, [setting], tablebase, progress=None)
     seconds = time.perf_counter() - started
     row = tally.to_json()
+    row["engine"] = portable(row["engine"], tree, directory)
     verdicts = {verdict.position: verdict for verdict in tally.verdicts}
     flags = "".join("-" if str(board) not in verdicts else
                     "1" if verdicts[str(board)].error else "0" for board in boards)
@@ -101,12 +112,24 @@ def measure(name, setting, boards, tablebase, positions_file, directory):
                errors_by_position=flags,
                moves_by_position=[verdicts[str(b)].move if str(b) in verdicts else None
                                   for b in boards],
-               command=f"quixo judge --positions {positions_file} --engine "
-                       f"{shlex.quote(setting)} --dir {directory} --json",
+               command=portable(f"quixo judge --positions {positions_file} --engine "
+                                f"{shlex.quote(setting)} --dir {directory} --json", tree,
+                                directory),
                seconds=round(seconds, 1), cores=os.cpu_count(),
                load_before=[round(x, 2) for x in load_before],
                load_after=[round(x, 2) for x in os.getloadavg()])
     return row
+
+
+def judgeable_by_blanks(boards, tablebase):
+    """For each number of blanks, the positions whose class the tables hold and all."""
+    counts = {}
+    for board in boards:
+        blanks = 25 - bin(board.x_cubes | board.o_cubes).count("1")
+        held, total = counts.get(str(blanks), (0, 0))
+        counts[str(blanks)] = (held + (tablebase.get(board) is not None), total + 1)
+    return {blanks: {"in_tables": held, "positions": total}
+            for blanks, (held, total) in sorted(counts.items())}
 
 
 def main():
@@ -129,10 +152,12 @@ def main():
     out = Path(args.out)
     results = json.loads(out.read_text()) if out.exists() else {"engines": {}}
     results.update(positions=os.path.relpath(args.positions, HERE.parent),
-                   positions_count=len(boards), tables=str(args.dir))
+                   positions_count=len(boards),
+                   positions_in_tables=judgeable_by_blanks(boards, tablebase),
+                   tables="TABLES: the 5x5 tables (classes not built are not judged)")
     for name in names:
         row = measure(name, table[name], boards, tablebase,
-                      os.path.relpath(args.positions, HERE.parent), args.dir)
+                      os.path.relpath(args.positions, HERE.parent), args.dir, args.legacy_tree)
         results["engines"][name] = row
         print(f"{name}: {row['errors']} errors in {row['judged']} judged moves "
               f"({100 * (row['error_rate'] or 0):.2f}%, 95% {row['error_rate_interval_95']}), "
