@@ -29,7 +29,6 @@ import json
 import math
 import os
 import shlex
-import sys
 import time
 from itertools import combinations
 from pathlib import Path
@@ -37,6 +36,8 @@ from pathlib import Path
 from quixo_solver.judge import judge_positions, open_tables, read_positions
 from quixo_solver.match_stats import Z95
 from solverkit.arrayfile import write_atomically
+
+import legacy_engine
 
 HERE = Path(__file__).resolve().parent
 POSITIONS = HERE / "data" / "judge-5x5-6-7-blanks.txt"
@@ -47,7 +48,7 @@ NODES = 50000          # about 0.1 s of today's search on this machine, unloaded
 
 def engines(tree):
     """Each engine's name and setting (as quixo match and quixo judge take it)."""
-    legacy = shlex.join([sys.executable, str(HERE / "legacy_engine.py"), "--tree", tree])
+    legacy = legacy_engine.command(tree)
     return {
         "today-0.01s": "time=0.01,tables=off",
         "today-0.1s": "time=0.1,tables=off",
@@ -89,13 +90,9 @@ def paired_difference(first, second):
 
 
 def portable(text, tree, directory):
-    """`text` with this machine's paths in the commands replaced by names: PYTHON, LEGACY_SRC
-    (--legacy-tree) and TABLES (--dir), the script's folder by its path in the project."""
-    for path, name in ((sys.executable, "python"), (str(HERE), "benchmarks"),
-                       (os.path.abspath(tree), "LEGACY_SRC"), (tree, "LEGACY_SRC"),
-                       (str(directory), "TABLES")):
-        text = text.replace(path, name)
-    return text
+    """`text` with this machine's paths replaced by names (legacy_engine.portable), and TABLES
+    for the tables' folder."""
+    return legacy_engine.portable(text, tree).replace(str(directory), "TABLES")
 
 
 def measure(name, setting, boards, tablebase, positions_file, directory, tree):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import threading
 import time
@@ -316,6 +317,21 @@ def run(api: Any, input_stream: TextIO, output_stream: TextIO, tables: str | Non
             return
         if not engine.handle(line):
             return
+
+
+def command(tree: str) -> str:
+    """The command line of this adapter over `tree`, run by this Python (for `cmd=`)."""
+    return shlex.join([sys.executable, os.path.abspath(__file__), "--tree", tree])
+
+
+def portable(text: str, tree: str) -> str:
+    """`text` with the paths of this machine that `command(tree)` holds replaced by names:
+    python, the benchmarks folder as the project names it, LEGACY_SRC for `tree`."""
+    for path, name in ((sys.executable, "python"),
+                       (os.path.dirname(os.path.abspath(__file__)), "benchmarks"),
+                       (os.path.abspath(tree), "LEGACY_SRC"), (tree, "LEGACY_SRC")):
+        text = text.replace(path, name)
+    return text
 
 
 def main(argv: list[str] | None = None) -> None:

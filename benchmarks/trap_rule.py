@@ -7,11 +7,17 @@ needed; another --nodes than NODES adds "-N-nodes" to the result files' names).
 
     python benchmarks/trap_rule.py --dir TABLES [--blanks 5,6,7] [--pairs 200]
         [--only today,legacy] [--nodes N] [--legacy-tree SRC] [--jobs 2] [--out DIR]
+        [--built-classes-only]
 
 The positions: drawn by seeded random play (the first position of a game with the number of
 blanks, cycling through --blanks; the tables must hold every class with those blanks), kept
-unless it is a win in 1 ply (where no reply, perfect or not, matters); written to DIR/PREFIX-positions.txt (PREFIX:
-traps-5x5-5-6-7-blanks for --blanks 5,6,7). Each
+unless it is a win in 1 ply (where no reply, perfect or not, matters); written to
+DIR/PREFIX-positions.txt (PREFIX: traps-5x5-5-6-7-blanks for --blanks 5,6,7). With
+--built-classes-only a level the tables hold in part may be drawn from: a position outside
+the built classes is drawn again (PREFIX ends in -built-classes, and the results list the
+classes left out). A game stays in the classes it starts from or fewer blanks (a push either
+keeps both players' cube counts or turns a blank into a cube), so it never needs a class that
+is not built; but the draw favours the built classes, which are the unbalanced ones. Each
 position is a pair (`quixo match --openings FILE --opening-plies 0`): the perfect player plays
 each side once. A game ends with a line, the third repetition of a position or 200 plies.
 
@@ -27,8 +33,6 @@ import json
 import math
 import os
 import random
-import shlex
-import sys
 import time
 from pathlib import Path
 
@@ -37,6 +41,8 @@ from quixo_solver.match import EngineSetting, MatchSettings, run_match, summary
 from quixo_solver.match_stats import Z95
 from quixo_solver.tablebase import Tablebase
 from solverkit.arrayfile import write_atomically
+
+import legacy_engine
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -47,7 +53,7 @@ PERFECT = "depth=1,hash=4,tables=on"
 
 
 def opponents(tree, nodes=NODES):
-    legacy = shlex.join([sys.executable, str(HERE / "legacy_engine.py"), "--tree", tree])
+    legacy = legacy_engine.command(tree)
     return {"today": f"nodes={nodes},tables=off",
             "legacy": f"cmd={legacy},nodes={nodes}"}
 
@@ -63,10 +69,10 @@ def missing_classes(tablebase, blanks):
             if not tablebase.has_table(5, mover, 25 - b - mover)]
 
 
-def draw_positions(tablebase, blanks, count, seed=SEED):
+def draw_positions(tablebase, blanks, count, seed=SEED, built_classes_only=False):
     """`count` positions of the tables that are not won in 1, by seeded random play."""
     missing = missing_classes(tablebase, blanks)
-    if missing:
+    if missing and not built_classes_only:
         raise SystemExit(f"the tables lack {len(missing)} classes with {blanks} blanks, such as "
                          f"{missing[0]}: build them first")
     generator = random.Random(seed)
@@ -77,7 +83,7 @@ def draw_positions(tablebase, blanks, count, seed=SEED):
         while not board.is_game_over() and blanks_of(board) > target:
             board.push(generator.choice(list(board.legal_moves)))
         position = board.copy(stack=False)
-        if board.is_game_over() or str(position) in seen:
+        if board.is_game_over() or str(position) in seen or tablebase.get(position) is None:
             continue
         value = tablebase.probe(position)
         if value.wdl == 1 and value.plies == 1:
@@ -120,10 +126,15 @@ def main():
     parser.add_argument("--nodes", type=int, default=NODES,
                         help="the opponents' nodes per move (default %(default)s)")
     parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--built-classes-only", action="store_true",
+                        help="draw from the built classes of a level the tables hold in part")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    blanks = [int(b) for b in args.blanks.split(",")]
     prefix = f"traps-5x5-{args.blanks.replace(',', '-')}-blanks"
+    if args.built_classes_only:
+        prefix += "-built-classes"
     positions_file = out / f"{prefix}-positions.txt"
     if args.nodes != NODES:        # the same positions, other opponents
         prefix += f"-{args.nodes}-nodes"
@@ -132,8 +143,8 @@ def main():
                      if line.strip() and not line.startswith("#")]
     else:
         with Tablebase(args.dir) as tablebase:
-            positions = draw_positions(tablebase, [int(b) for b in args.blanks.split(",")],
-                                       args.pairs)
+            positions = draw_positions(tablebase, blanks, args.pairs,
+                                       built_classes_only=args.built_classes_only)
         header = (f"# {len(positions)} 5x5 positions with {args.blanks} blanks in the tables, "
                   f"not won in 1, from seeded random play (python benchmarks/trap_rule.py, "
                   f"seed {SEED})")
@@ -141,6 +152,9 @@ def main():
     table = opponents(args.legacy_tree, args.nodes)
     results_file = out / f"{prefix}.json"
     results = json.loads(results_file.read_text()) if results_file.exists() else {}
+    if args.built_classes_only:
+        with Tablebase(args.dir) as tablebase:
+            results["classes_left_out"] = missing_classes(tablebase, blanks)
     for name in [n.strip() for n in args.only.split(",")]:
         runs = {}
         for traps in ("on", "off"):
@@ -166,7 +180,8 @@ def main():
         results[name]["positions"] = os.path.relpath(positions_file, HERE.parent)
         print(f"{name}: traps on - off = {results[name]['difference_on_minus_off']}",
               flush=True)
-        write_atomically(results_file, [(json.dumps(results, indent=1) + "\n").encode()])
+        text = legacy_engine.portable(json.dumps(results, indent=1) + "\n", args.legacy_tree)
+        write_atomically(results_file, [text.encode()])
 
 
 if __name__ == "__main__":
