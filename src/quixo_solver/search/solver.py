@@ -24,8 +24,7 @@ from ..board import Board, Move
 from ..errors import QuixoError
 
 from ..notation import square_name
-from .._backend import rules
-from ..tablebase import MissingTableError, ProbeResult, Tablebase
+from ..tablebase import BaseTablebase, MissingTableError, ProbeResult, Tablebase
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult, preference, seen_by_mover
@@ -37,52 +36,43 @@ class Solver(BaseSolver[Board]):
 
     ``tt_mib`` sizes the transposition table (per board size); ``tablebase`` is a
     ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
-    node, or None; ``weights`` are the evaluation's (search/weights.py).
+    node, a ``RemoteTablebase`` (probed at the root and for its moves only: the search
+    kernel reads local files), or None; ``weights`` are the evaluation's
+    (search/weights.py).
     """
 
     board_type = Board
     proves = True
     default_weights = DEFAULTS                 # tuned on two-player games (weights.py)
 
-    def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
+    def __init__(self, tt_mib: float = 64,
+                 tablebase: BaseTablebase | str | os.PathLike[str] | None = None,
                  weights: WeightSet | Weights | str | None = None) -> None:
         super().__init__(tt_mib, weights)
         if isinstance(tablebase, (str, os.PathLike)):
             tablebase = Tablebase(tablebase)
-        elif tablebase is not None and not isinstance(tablebase, Tablebase):
-            raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
-                             f"{clip(tablebase)}")
+        elif tablebase is not None and not isinstance(tablebase, BaseTablebase):
+            raise QuixoError("tablebase must be a Tablebase (or a RemoteTablebase), a folder "
+                             f"or None, not {clip(tablebase)}")
         self.tablebase = tablebase
 
     def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
         """The move-by-move analysis's answer when every move ends the game or leads into a
-        built class (the same probes, a class's children in one call, and no board made per
-        move: the explorer analyses thousands of positions a second this way); None
-        otherwise."""
+        built class (the children probed in one call, and no board made per move: the
+        explorer analyses thousands of positions a second this way); None otherwise."""
         if self.tablebase is None:
             return None
-        children = rules.children(board.size, board.mover_cubes, board.opponent_cubes)
-        by_class: dict[tuple[int, int], list[int]] = {}
-        for i, (_, _, mover, opponent, status) in enumerate(children):
-            if not status:
-                by_class.setdefault((mover.bit_count(), opponent.bit_count()), []).append(i)
-        codes: dict[int, int] = {}
-        for (a, b), members in by_class.items():
-            try:
-                found = self.tablebase.codes_at(board.size, a, b,
-                                                [children[i][2] for i in members],
-                                                [children[i][3] for i in members])
-            except MissingTableError:
-                return None
-            codes.update(zip(members, found))
+        try:
+            children = self.tablebase.children(board.size, board.mover_cubes,
+                                               board.opponent_cubes)
+        except MissingTableError:
+            return None
         rows = []
-        for i, (source, target, _, _, status) in enumerate(children):
-            move = Move(square_name(board.size, source), square_name(board.size, target))
-            if status:
-                seen = SearchResult.terminal(status)
-            else:
-                probed = ProbeResult.of_code(codes[i])
-                seen = SearchResult(probed.value, probed.plies, None, [], source="tablebase")
+        for child in children:
+            probed = ProbeResult.of_code(child.code)
+            source = "terminal" if probed.plies == 0 else "tablebase"    # a finished game
+            seen = SearchResult(probed.value, probed.plies, None, [], source=source)
+            move = child.move
             rows.append((move, seen_by_mover(move, seen)))
         rows.sort(key=lambda row: preference(row[1]))
         return rows
@@ -90,12 +80,10 @@ class Solver(BaseSolver[Board]):
     def _new_searcher(self, size: int) -> SearchKernel:
         searcher = _search.Searcher(size, self.tt_mib)
         if self.tablebase is not None:
-            for a in range(size * size + 1):
-                for b in range(size * size + 1 - a):
-                    if self._stopped:          # the tables left out: see searcher()
-                        return searcher
-                    if self.tablebase.has_table(size, a, b):
-                        searcher.add_table(a, b, self.tablebase.table(size, a, b))
+            for a, b, table in self.tablebase.kernel_tables(size):
+                if self._stopped:          # the tables left out: see searcher()
+                    return searcher
+                searcher.add_table(a, b, table)
         return searcher
 
     def _kernel_position(self, board: Board) -> tuple[int, int]:
@@ -112,15 +100,7 @@ class Solver(BaseSolver[Board]):
         if self.tablebase is None:
             return super().tablebase_result(board, line)
         result = self.tablebase.probe(board)
-        played: list[Move] = []
-        child = board.copy(stack=False)
-        while (line is None or len(played) < line) and not child.is_game_over() and (
-                result.wdl != 0 or not played):
-            moves = self.tablebase.probe_moves(child)
-            if not moves:
-                break
-            played.append(moves[0][0])
-            child.push(played[-1])
+        played = self.tablebase.best_line(board, line)
         return SearchResult(result.value, result.plies, played[0] if played else None, played,
                             source="tablebase")
 
