@@ -1,5 +1,5 @@
 """The explorer's ASGI application (Starlette): the pages, the static files and the JSON API
-of SPEC "Web", with its errors.
+of SPEC "Web" and "Tables on the web", with its errors.
 
 Every answer of the API is the JSON object of the same command line command (built by the
 same function: quixo_solver.answers, qwixx_stats.answers). The Qwixx page's tracker takes a
@@ -7,7 +7,12 @@ POST with a JSON body (qwixx_api.py). Errors are JSON `{"error": ...}`
 with the command line's one-line message: 400 for bad input, 404 for an unknown path or a
 position whose table is not built, 414 for a query longer than 8 KB, 503 with Retry-After when
 every search slot is busy and the queue is full, 503 without it when the server's own tables
-are damaged or missing. Never 500: a bug is logged with its traceback and answered 503.
+are damaged or missing, 429 with Retry-After for a client over its rate limit. Never 500: a bug
+is logged with its traceback and answered 503.
+
+Exact answers carry an ETag and a long Cache-Control (caching.py); searched ones are
+`no-store`. In front of it all, the public service's middleware (public.py): rate limits,
+CORS, gzip and the access log.
 
 Static files are read once at start-up and served from memory under
 `/static/<hash of their content>/NAME`, with a year's `Cache-Control: immutable` (a new version
@@ -22,13 +27,15 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import mimetypes
 import traceback
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, TextIO
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -36,14 +43,19 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from quixo_solver.tablebase import MissingTableError, Tablebase, TablebaseError
 from solverkit.commandline import error_line
+from solverkit.version import __version__
 
 from .arguments import BadRequest, query_values
+from .caching import NO_CACHE, NO_STORE, Encoded, cached_response
 from .pages import render_pages
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
-from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
+from .public import AccessLog, PublicService, client_of
+from .quixo_api import ANALYZE, BATCH_LIMIT, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
-from .settings import MAX_QUERY_BYTES, Settings
+from .ratelimit import RateLimiter, TooManyRequests
+from .served_tables import ServedTables
+from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
@@ -95,24 +107,30 @@ def json_response(body: bytes | dict[str, Any], status: int = 200,
     return Response(body, status, headers, media_type="application/json")
 
 
+def error_json(error: BaseException | str, status: int,
+               headers: dict[str, str] | None = None) -> Response:
+    """`{"error": <one line>}` with `status`, kept by no cache (what it says may change)."""
+    return json_response({"error": error_line(error)}, status,
+                         {"Cache-Control": NO_STORE, **(headers or {})})
+
+
 def error_response(error: BaseException) -> Response:
     """The JSON error of a request that failed (see the module)."""
-    if isinstance(error, PoolFull):
-        return json_response({"error": str(error)}, 503,
-                             {"Retry-After": str(error.retry_after)})
+    if isinstance(error, (PoolFull, TooManyRequests)):
+        return error_json(str(error), 429 if isinstance(error, TooManyRequests) else 503,
+                          {"Retry-After": str(error.retry_after)})
     if isinstance(error, BadRequest):
-        return json_response({"error": error_line(error)}, error.status)
+        return error_json(error, error.status)
     if isinstance(error, MissingTableError):
-        return json_response({"error": error_line(error)}, 404)
+        return error_json(error, 404)
     if is_server_fault(error):
-        return json_response({"error": error_line(error)}, 503)
+        return error_json(error, 503)
     if isinstance(error, ValueError):
-        return json_response({"error": error_line(error)}, 400)
+        return error_json(error, 400)
     if isinstance(error, MemoryError):
-        return json_response({"error": "not enough memory for this request"}, 503)
+        return error_json("not enough memory for this request", 503)
     log.error("internal error:\n%s", "".join(traceback.format_exception(error)))
-    return json_response({"error": error_line(f"internal error: {type(error).__name__}: "
-                                              f"{error}")}, 503)
+    return error_json(f"internal error: {type(error).__name__}: {error}", 503)
 
 
 def is_server_fault(error: BaseException) -> bool:
@@ -169,6 +187,9 @@ class Explorer:
     def __init__(self, settings: Settings, quixo_parser: argparse.ArgumentParser) -> None:
         self.settings = settings
         self.tablebase = Tablebase(settings.directory)
+        self.tables = ServedTables(settings.directory)
+        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.batches = asyncio.Semaphore(1)    # one batch probe at a time, in a thread
         self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
                                settings.hash_mib, retry_after=settings.search_seconds)
         self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
@@ -223,17 +244,27 @@ class Explorer:
         key = (kind, request.scope["query_string"])
         cached = self.quixo.cache.get(key)
         if cached is not None:
-            return json_response(cached)
+            return cached_response(request, cached)
         asked = self.quixo.search_request(query_pairs(request))
         exact = self.quixo.exact_answer(kind, asked)
         if exact is not None:
-            body = json.dumps(exact).encode()
-            self.quixo.cache.put(key, body)
-            return json_response(body)
+            encoded = Encoded.of(exact)
+            self.quixo.cache.put(key, encoded)
+            return cached_response(request, encoded)
         answer = await self.pool.run(self.quixo.searched_answer(kind, asked),
                                      lambda: wait_for_disconnect(request.receive),
                                      self.deadline)
-        return json_response(answer)
+        return json_response(answer, headers={"Cache-Control": NO_STORE})
+
+    def exact(self, request: Request, kind: str,
+              answer: Callable[[], dict[str, Any]]) -> Response:
+        """An answer that never changes, from the cache or made by `answer()` and kept."""
+        key = (kind, request.scope["query_string"])
+        cached = self.quixo.cache.get(key)
+        if cached is None:
+            cached = Encoded.of(answer())
+            self.quixo.cache.put(key, cached)
+        return cached_response(request, cached)
 
     async def quixo_analyze(self, request: Request) -> Response:
         return await self.quixo_answer(request, "analyze")
@@ -242,10 +273,38 @@ class Explorer:
         return await self.quixo_answer(request, "solve")
 
     async def quixo_probe(self, request: Request) -> Response:
-        return json_response(self.quixo.probe(query_pairs(request)))
+        if request.method == "POST":
+            return await self.quixo_probe_batch(request)
+        return self.exact(request, "probe", lambda: self.quixo.probe(query_pairs(request)))
+
+    async def quixo_probe_batch(self, request: Request) -> Response:
+        """`POST /api/v1/quixo/probe` with `{"positions": [P, ...]}` (at most BATCH_LIMIT):
+        each position's probe answer or error, in order. It counts as one request per
+        BATCH_POSITIONS_PER_REQUEST positions against the client's rate limit, and runs in a
+        worker thread (one batch at a time), the event loop serving the rest meanwhile."""
+        query_values(query_pairs(request), ())
+        body = await read_json_body(request)
+        positions = body.get("positions") if isinstance(body, dict) else None
+        if not isinstance(positions, list) or not all(isinstance(p, str) for p in positions):
+            raise BadRequest('a batch probe is a JSON object {"positions": [POSITION, ...]} '
+                             "with positions as strings")
+        if len(positions) > BATCH_LIMIT:
+            raise BadRequest(f"a batch probe takes at most {BATCH_LIMIT} positions, not "
+                             f"{len(positions)}", 413)
+        extra = math.ceil(len(positions) / BATCH_POSITIONS_PER_REQUEST) - 1
+        if extra > 0:
+            self.limiter.check(client_of(request.scope), extra)
+        async with self.batches:
+            answer = await run_in_threadpool(self.quixo.probe_batch, positions)
+        return json_response(answer, headers={"Cache-Control": NO_STORE})
+
+    async def quixo_mainline(self, request: Request) -> Response:
+        return self.exact(request, "mainline", lambda: self.quixo.mainline(
+            self.quixo.position_of(query_pairs(request))))
 
     async def quixo_position(self, request: Request) -> Response:
-        return json_response(self.quixo.position(query_pairs(request)))
+        return self.exact(request, "position",
+                          lambda: self.quixo.position(query_pairs(request)))
 
     async def quixo_clock(self, request: Request) -> Response:
         """A time control in the --clock syntax of `quixo play`, read as the command line
@@ -296,6 +355,18 @@ class Explorer:
                               "refused": pool.refused, "cached_answers": len(self.quixo.cache),
                               "cache_hits": self.quixo.cache.hits})
 
+    async def health(self, request: Request) -> Response:
+        query_values(query_pairs(request), ())
+        return json_response({"status": "ok", "version": __version__},
+                             headers={"Cache-Control": NO_STORE})
+
+    async def served_tables(self, request: Request) -> Response:
+        """The manifest of the tables this server serves (served_tables.py): it changes as
+        tables are added, so a cache asks again each time (with its ETag)."""
+        query_values(query_pairs(request), ())
+        listing = await run_in_threadpool(self.tables.listing)
+        return cached_response(request, Encoded.of(listing), NO_CACHE)
+
     # -- the Qwixx API ---------------------------------------------------------------------
     async def qwixx_value(self, request: Request) -> Response:
         return json_response(await self.qwixx.value(query_pairs(request), request))
@@ -315,18 +386,20 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"{request.method[:20]} is not allowed here: the API "
-                                   "answers GET (the Qwixx tracker, POST)"}, 405)
+                                   "answers GET (a batch probe and the Qwixx tracker, POST)"},
+                         405)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
-def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASGIApp:
+def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
+               access_log: TextIO | None = None) -> ASGIApp:
     """The explorer's application for `settings` (see the module). `quixo_parser` is the
     `quixo` command line's parser: the API reads its queries as the command line reads its
     arguments (it is passed in, so that the explorer never imports the command line that
-    starts it)."""
+    starts it). `access_log`: where the line of each request goes (None: nowhere)."""
     explorer = Explorer(settings, quixo_parser)
 
     @contextlib.asynccontextmanager
@@ -347,11 +420,14 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASG
         Route("/static/{version}/{name}", explorer.static),
         Route("/api/v1/quixo/analyze", endpoint(explorer.quixo_analyze)),
         Route("/api/v1/quixo/solve", endpoint(explorer.quixo_solve)),
-        Route("/api/v1/quixo/probe", endpoint(explorer.quixo_probe)),
+        Route("/api/v1/quixo/probe", endpoint(explorer.quixo_probe), methods=["GET", "POST"]),
+        Route("/api/v1/quixo/mainline", endpoint(explorer.quixo_mainline)),
         Route("/api/v1/quixo/position", endpoint(explorer.quixo_position)),
         Route("/api/v1/quixo/live", endpoint(explorer.quixo_live)),
         Route("/api/v1/quixo/clock", endpoint(explorer.quixo_clock)),
         Route("/api/v1/status", endpoint(explorer.status)),
+        Route("/api/v1/health", endpoint(explorer.health)),
+        Route("/api/v1/tables", endpoint(explorer.served_tables)),
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
         Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
@@ -360,4 +436,4 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASG
                     exception_handlers={404: not_found, 405: method_not_allowed,
                                         Exception: server_error})
     app.state.explorer = explorer
-    return QueryLimit(app)
+    return PublicService(QueryLimit(app), explorer.limiter, AccessLog(access_log))
