@@ -78,10 +78,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(tables: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(tables: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`quixo serve --dir tables OPTIONS` on a free port, once it answers, and its URL. (A
+    server whose stderr is not read must be given --access-log: see the load runs.)"""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "quixo_solver", "serve", "--dir",
-                                str(tables), "--port", str(port)],
+                                str(tables), "--port", str(port), *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 300
@@ -236,7 +238,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         tables = args.dir or Path(scratch)
-        process, url = start_server(tables)
+        process, url = start_server(tables, "--rate-limit", "0", "--access-log", "off")
         try:
             distinct = [path_of(position) for position in positions(args.positions)]
             # warm up: the tables' pages into memory, uvicorn's workers, the kernels' imports

@@ -29,10 +29,12 @@ import json
 import logging
 import math
 import mimetypes
+import threading
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, AsyncIterator, Awaitable, Callable, TextIO
+from typing import Any, AsyncIterator, Awaitable, Callable, TextIO, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -46,7 +48,7 @@ from solverkit.commandline import error_line
 from solverkit.version import __version__
 
 from .arguments import BadRequest, query_values
-from .caching import NO_CACHE, NO_STORE, Encoded, cached_response
+from .caching import NO_CACHE, NO_STORE, Encoded, accepts_gzip, cached_response
 from .pages import render_pages
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
@@ -54,11 +56,12 @@ from .public import AccessLog, PublicService, client_of
 from .quixo_api import ANALYZE, BATCH_LIMIT, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
 from .ratelimit import RateLimiter, TooManyRequests
-from .served_tables import ServedTables
-from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings
+from .served_tables import ServedTables, check_all_tables
+from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings, cores
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
+T = TypeVar("T")
 STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
@@ -189,7 +192,13 @@ class Explorer:
         self.tablebase = Tablebase(settings.directory)
         self.tables = ServedTables(settings.directory)
         self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.tables_checked = threading.Event()     # --check-tables: set when done
         self.batches = asyncio.Semaphore(1)    # one batch probe at a time, in a thread
+        # Exact answers are made on threads of their own, one per core: the tables' decoding
+        # lets go of the GIL, so that the cores decode side by side while the event loop
+        # reads and writes the other requests (measured with benchmarks/
+        # tablebase_service_load.py: the decoding is most of an analysis's time).
+        self.exact_worker = ThreadPoolExecutor(cores(), thread_name_prefix="exact")
         self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
                                settings.hash_mib, retry_after=settings.search_seconds)
         self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
@@ -202,6 +211,7 @@ class Explorer:
 
     def close(self) -> None:
         self.pool.close()
+        self.exact_worker.shutdown(wait=False, cancel_futures=True)
         self.tablebase.close()
 
     # -- pages and files -------------------------------------------------------------------
@@ -246,23 +256,30 @@ class Explorer:
         if cached is not None:
             return cached_response(request, cached)
         asked = self.quixo.search_request(query_pairs(request))
-        exact = self.quixo.exact_answer(kind, asked)
+        compress = accepts_gzip(request)
+        exact = await self.on_exact_worker(
+            lambda: None if (found := self.quixo.exact_answer(kind, asked)) is None
+            else Encoded.of(found, compress))
         if exact is not None:
-            encoded = Encoded.of(exact)
-            self.quixo.cache.put(key, encoded)
-            return cached_response(request, encoded)
+            self.quixo.cache.put(key, exact)
+            return cached_response(request, exact)
         answer = await self.pool.run(self.quixo.searched_answer(kind, asked),
                                      lambda: wait_for_disconnect(request.receive),
                                      self.deadline)
         return json_response(answer, headers={"Cache-Control": NO_STORE})
 
-    def exact(self, request: Request, kind: str,
-              answer: Callable[[], dict[str, Any]]) -> Response:
-        """An answer that never changes, from the cache or made by `answer()` and kept."""
+    async def on_exact_worker(self, job: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.exact_worker, job)
+
+    async def exact(self, request: Request, kind: str,
+                    answer: Callable[[], dict[str, Any]]) -> Response:
+        """An answer that never changes, from the cache or made by `answer()` (on the exact
+        answers' thread) and kept."""
         key = (kind, request.scope["query_string"])
         cached = self.quixo.cache.get(key)
         if cached is None:
-            cached = Encoded.of(answer())
+            compress = accepts_gzip(request)
+            cached = await self.on_exact_worker(lambda: Encoded.of(answer(), compress))
             self.quixo.cache.put(key, cached)
         return cached_response(request, cached)
 
@@ -275,7 +292,8 @@ class Explorer:
     async def quixo_probe(self, request: Request) -> Response:
         if request.method == "POST":
             return await self.quixo_probe_batch(request)
-        return self.exact(request, "probe", lambda: self.quixo.probe(query_pairs(request)))
+        return await self.exact(request, "probe",
+                                lambda: self.quixo.probe(query_pairs(request)))
 
     async def quixo_probe_batch(self, request: Request) -> Response:
         """`POST /api/v1/quixo/probe` with `{"positions": [P, ...]}` (at most BATCH_LIMIT):
@@ -299,12 +317,12 @@ class Explorer:
         return json_response(answer, headers={"Cache-Control": NO_STORE})
 
     async def quixo_mainline(self, request: Request) -> Response:
-        return self.exact(request, "mainline", lambda: self.quixo.mainline(
+        return await self.exact(request, "mainline", lambda: self.quixo.mainline(
             self.quixo.position_of(query_pairs(request))))
 
     async def quixo_position(self, request: Request) -> Response:
-        return self.exact(request, "position",
-                          lambda: self.quixo.position(query_pairs(request)))
+        return await self.exact(request, "position",
+                                lambda: self.quixo.position(query_pairs(request)))
 
     async def quixo_clock(self, request: Request) -> Response:
         """A time control in the --clock syntax of `quixo play`, read as the command line
@@ -347,13 +365,16 @@ class Explorer:
                            deadline=self.live_deadline, describe_error=describe_job_error)
 
     async def status(self, request: Request) -> Response:
-        """The search pool's state: slots, busy, queued, jobs started and requests refused."""
+        """The search pool's state (slots, busy, queued, jobs started and requests refused),
+        the answer cache's, whether --check-tables is done, requests refused for their rate."""
         query_values(query_pairs(request), ())
         pool = self.pool
         return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
                               "queue": pool.queue_limit, "started": pool.started,
                               "refused": pool.refused, "cached_answers": len(self.quixo.cache),
-                              "cache_hits": self.quixo.cache.hits})
+                              "cache_hits": self.quixo.cache.hits,
+                              "tables_checked": self.tables_checked.is_set(),
+                              "rate_limited": self.limiter.refused})
 
     async def health(self, request: Request) -> Response:
         query_values(query_pairs(request), ())
@@ -401,13 +422,22 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
     arguments (it is passed in, so that the explorer never imports the command line that
     starts it). `access_log`: where the line of each request goes (None: nowhere)."""
     explorer = Explorer(settings, quixo_parser)
+    log_lines = AccessLog(access_log)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        log_lines.start()
+        stop = threading.Event()
+        if settings.check_tables:
+            threading.Thread(target=check_all_tables,
+                             args=(explorer.tablebase, stop, explorer.tables_checked),
+                             name="check-tables", daemon=True).start()
         try:
             yield
         finally:
+            stop.set()
             explorer.close()
+            log_lines.close()
 
     def endpoint(handler: Handler) -> Handler:
         return api(handler)
@@ -436,4 +466,4 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
                     exception_handlers={404: not_found, 405: method_not_allowed,
                                         Exception: server_error})
     app.state.explorer = explorer
-    return PublicService(QueryLimit(app), explorer.limiter, AccessLog(access_log))
+    return PublicService(QueryLimit(app), explorer.limiter, log_lines)

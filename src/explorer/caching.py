@@ -34,14 +34,23 @@ class Encoded:
     _gzipped: bytes | None = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, answer: dict[str, Any]) -> "Encoded":
+    def of(cls, answer: dict[str, Any], compress: bool = False) -> "Encoded":
+        """The answer encoded; `compress`: its gzip form made now too (on the thread that
+        makes the answer, not on the event loop)."""
         body = json.dumps(answer).encode()
-        return cls(body, f'"{hashlib.sha256(body).hexdigest()[:24]}"')
+        encoded = cls(body, f'"{hashlib.sha256(body).hexdigest()[:24]}"')
+        if compress and len(body) >= GZIP_MIN_BYTES:
+            encoded.gzipped()
+        return encoded
 
     def gzipped(self) -> bytes:
         if self._gzipped is None:
             self._gzipped = compressed(self.body)
         return self._gzipped
+
+
+def accepts_gzip(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
 
 
 def etag_matches(header: str | None, etag: str) -> bool:
@@ -60,7 +69,7 @@ def cached_response(request: Request, answer: Encoded,
     if etag_matches(request.headers.get("if-none-match"), answer.etag):
         return Response(status_code=304, headers=headers)
     body = answer.body
-    if len(body) >= GZIP_MIN_BYTES and "gzip" in request.headers.get("accept-encoding", ""):
+    if len(body) >= GZIP_MIN_BYTES and accepts_gzip(request):
         body = answer.gzipped()
         headers["Content-Encoding"] = "gzip"
     return Response(body, 200, headers, media_type="application/json")

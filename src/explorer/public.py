@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import threading
 import time
 from typing import Any, Callable, TextIO
 
@@ -53,13 +54,48 @@ def compressed(body: bytes) -> bytes:
 
 
 class AccessLog:
-    """One line per request on `stream` (None: no log)."""
+    """One line per request on `stream` (None: no log). The lines are written a batch at a
+    time, every FLUSH_SECONDS, by a thread of their own (`start`; `close` writes the rest):
+    a write per request, on the event loop, cost a busy server a tenth of its time."""
+
+    FLUSH_SECONDS = 0.25
 
     def __init__(self, stream: TextIO | None, clock: Callable[[], float] = time.time) -> None:
         self.stream = stream
         self.clock = clock
         self._second = -1
         self._stamp = ""
+        self._lines: list[str] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._writer: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self.stream is not None and self._writer is None:
+            self._writer = threading.Thread(target=self._write_every, name="access-log",
+                                            daemon=True)
+            self._writer.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._writer is not None:
+            self._writer.join(timeout=2)
+            self._writer = None
+        self.flush()
+
+    def _write_every(self) -> None:
+        while not self._stop.wait(self.FLUSH_SECONDS):
+            self.flush()
+
+    def flush(self) -> None:
+        with self._lock:
+            lines, self._lines = self._lines, []
+        if lines and self.stream is not None:
+            try:
+                self.stream.write("".join(lines))
+                self.stream.flush()
+            except (OSError, ValueError):      # a log that cannot be written stops nothing
+                pass
 
     def stamp(self) -> str:
         """[day/month/year:hh:mm:ss +0000], made once a second."""
@@ -79,12 +115,12 @@ class AccessLog:
         request = (f'{scope["method"]} {target.decode("latin-1")[:2000]} '
                    f'HTTP/{scope.get("http_version", "1.1")}')
         request = request.replace("\\", "\\\\").replace('"', '\\"')
-        try:
-            self.stream.write(f'{client_of(scope)} - - {self.stamp()} "{request}" {status} '
-                              f'{sent or "-"} {1000 * seconds:.1f}\n')
-            self.stream.flush()
-        except (OSError, ValueError):          # a log that cannot be written stops nothing
-            pass
+        line = (f'{client_of(scope)} - - {self.stamp()} "{request}" {status} '
+                f'{sent or "-"} {1000 * seconds:.1f}\n')
+        with self._lock:
+            self._lines.append(line)
+        if self._writer is None:          # not started (a test's app): at once
+            self.flush()
 
 
 class PublicService:

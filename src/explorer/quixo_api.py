@@ -133,6 +133,9 @@ class QuixoService:
         limit at all is the server's default time. (A depth alone is searched as the command
         line searches it, within the server's longest time: the pool stops a job at its
         deadline.)"""
+        if len(pairs) == 1 and pairs[0][0] == "position":    # the position alone: nothing
+            return Request(read_position(pairs[0][1]), None,   # for the parser to check
+                           self.settings.search_seconds)
         args = self.parse(["analyze"], pairs, SEARCH)
         board = parse_board(args.position)
         limit = self.settings.max_search_seconds
@@ -185,6 +188,8 @@ class QuixoService:
 
     def position_of(self, pairs: list[tuple[str, str]]) -> BaseBoard:
         """The board of a query that takes a position alone."""
+        if len(pairs) == 1 and pairs[0][0] == "position":
+            return read_position(pairs[0][1])
         return parse_board(self.parse(["tablebase", "probe"], pairs, (POSITION,)).position)
 
     def probe_batch(self, positions: list[str]) -> bytes:
@@ -240,8 +245,7 @@ class QuixoService:
         """What the page draws and plays: the cells, the player to move, the end of the game,
         every legal move with the position it leads to, the 8 symmetric images, the position
         with the colours swapped and with the turn passed on."""
-        args = self.parse(["tablebase", "probe"], pairs, (POSITION,))
-        board = parse_board(args.position)
+        board = self.position_of(pairs)
         variant = variant_of(board)
         rows_text, turn = str(board).split()
         moves = []

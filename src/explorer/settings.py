@@ -33,7 +33,8 @@ class Settings:
     `hash_mib`: each search's transposition table; `cache_entries`: exact answers kept;
     `build_small_tables`: build the 3x3 and 4x4 tables at start-up when missing;
     `rate`, `burst`: each client's API requests a second after a burst (ratelimit.py; a
-    rate of 0: no limit)."""
+    rate of 0: no limit); `check_tables`: check every table's blocks at start-up, while the
+    server serves (served_tables.py)."""
 
     directory: Path
     qwixx_directory: Path | None = None
@@ -46,6 +47,7 @@ class Settings:
     build_small_tables: bool = True
     rate: float = DEFAULT_RATE
     burst: int = DEFAULT_BURST
+    check_tables: bool = False
 
     def __post_init__(self) -> None:
         check_seconds("the default search time", self.search_seconds)

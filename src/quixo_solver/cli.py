@@ -410,7 +410,7 @@ def command_serve(args: argparse.Namespace) -> None:
         if getattr(args, option) is not None:
             options[name] = getattr(args, option)
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
-    settings = Settings(_directory(args), qwixx, **options)
+    settings = Settings(_directory(args), qwixx, check_tables=args.check_tables, **options)
     serve(settings, build_parser(), args.host, args.port, open_browser=args.open,
           access_log=args.access_log)
 
@@ -724,6 +724,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "50; 0: no limit); more get 429 with Retry-After")
     p.add_argument("--burst", type=_burst, default=None,
                    help="API requests a client may make at once (default 500)")
+    p.add_argument("--check-tables", action="store_true",
+                   help="check every block of every table at start-up, while serving (a "
+                   "damaged table is found at once, and every probe after it is as fast as "
+                   "a warm one)")
     p.add_argument("--access-log", default="-", metavar="FILE",
                    help="one line per request, appended to FILE ('-': stderr, the default; "
                    "'off': none)")

@@ -20,15 +20,19 @@ from solverkit.messages import clip
 
 from .. import geometry
 from ..baseboard import check_board
-from ..board import Board, Move
+from ..board import Board, Move, move_between
 from ..errors import QuixoError
 
-from ..notation import square_name
-from ..tablebase import BaseTablebase, MissingTableError, ProbeResult, Tablebase
+from ..tablebase import BaseTablebase, MissingTableError, Tablebase
+from ..tablebase import values as table_values
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
-from .result import SearchResult, preference, seen_by_mover
+from .result import SearchResult, preference
 from .weights import DEFAULTS, WeightSet, Weights
+
+
+# the value of a move for its player, by the value of the position it leads to for the other
+MOVE_VALUES = {table_values.WIN: "loss", table_values.DRAW: "draw", table_values.LOSS: "win"}
 
 
 class Solver(BaseSolver[Board]):
@@ -68,12 +72,13 @@ class Solver(BaseSolver[Board]):
         except MissingTableError:
             return None
         rows = []
-        for child in children:
-            probed = ProbeResult.of_code(child.code)
-            source = "terminal" if probed.plies == 0 else "tablebase"    # a finished game
-            seen = SearchResult(probed.value, probed.plies, None, [], source=source)
+        for child in children:      # each child's result as seen_by_mover makes it, at once
             move = child.move
-            rows.append((move, seen_by_mover(move, seen)))
+            plies = table_values.plies_of(child.code)
+            rows.append((move, SearchResult(
+                MOVE_VALUES[table_values.wdl_of(child.code)],
+                None if plies is None else plies + 1, move, [move],
+                source="terminal" if plies == 0 else "tablebase")))    # 0: a finished game
         rows.sort(key=lambda row: preference(row[1]))
         return rows
 
@@ -90,8 +95,7 @@ class Solver(BaseSolver[Board]):
         return board.mover_cubes, board.opponent_cubes
 
     def _kernel_move(self, size: int, index: int) -> Move:
-        source, target = geometry.moves(size)[index]
-        return Move(square_name(size, source), square_name(size, target))
+        return move_between(size, *geometry.moves(size)[index])
 
     def tablebase_result(self, board: Board, line: int | None = None) -> SearchResult:
         """The tables' answer with the first `line` moves of the line to the end (None: all,

@@ -20,8 +20,8 @@ from typing import Iterator, NamedTuple, Sequence, TypeVar
 
 from .._backend import rules
 from ..baseboard import check_board
-from ..board import Board, Move
-from ..notation import format_position, square_name
+from ..board import Board, Move, move_between
+from ..notation import format_position
 from . import files, values
 from .errors import CorruptTableError
 from .files import CompressedTable
@@ -79,7 +79,7 @@ class Child(NamedTuple):
 
     @property
     def move(self) -> Move:
-        return Move(square_name(self.size, self.source), square_name(self.size, self.target))
+        return move_between(self.size, self.source, self.target)
 
 
 class BaseTablebase:
@@ -144,14 +144,15 @@ class BaseTablebase:
     def children(self, size: int, mover: int, opponent: int) -> list[Child]:
         """Every legal move of a position (in the order of the legal moves) with the position
         it leads to and that position's value code (for the player to move there); a move
-        that ends the game gets the code of its finished game, unprobed. One `codes_of`
-        call."""
+        that ends the game gets the code of its finished game, unprobed. One `codes_of` call,
+        each position once (a quarter of the moves, on average, lead where another does)."""
         children = rules.children(size, mover, opponent)
-        probed = [(child_mover, child_opponent)
-                  for _, _, child_mover, child_opponent, status in children if not status]
-        found = iter(self.codes_of(size, probed) if probed else ())
+        probed = list(dict.fromkeys((child_mover, child_opponent) for _, _, child_mover,
+                                    child_opponent, status in children if not status))
+        codes = dict(zip(probed, self.codes_of(size, probed))) if probed else {}
         return [Child(size, source, target, child_mover, child_opponent,
-                      values.encode(status, 0) if status else next(found))
+                      values.encode(status, 0) if status else codes[child_mover,
+                                                                   child_opponent])
                 for source, target, child_mover, child_opponent, status in children]
 
     def probe_moves(self, board: Board) -> list[tuple[Move, ProbeResult]]:
@@ -202,12 +203,14 @@ class BaseTablebase:
 
 class Tablebase(BaseTablebase):
     """The tables of one folder, memory-mapped on first use; each block of values is checked
-    against its checksum before its first value is used (files.CompressedTable)."""
+    against its checksum before its first value is used (files.CompressedTable). A table's
+    cache of decoded segments serves one thread at a time (a lock per table): threads that
+    probe different tables decode side by side."""
 
     def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
         self.directory = files.folder_path(directory) if directory else default_directory()
-        self._tables: dict[tuple[int, int, int], CompressedTable] = {}
-        self._lock = threading.Lock()
+        self._tables: dict[tuple[int, int, int], tuple[CompressedTable, threading.Lock]] = {}
+        self._lock = threading.Lock()       # the dict of open tables
 
     def close(self) -> None:
         with self._lock:
@@ -221,7 +224,15 @@ class Tablebase(BaseTablebase):
 
     def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
         """The table of a class; MissingTableError if it is not built."""
+        return self._opened(size, mover_count, opponent_count)[0]
+
+    def _opened(self, size: int, mover_count: int,
+                opponent_count: int) -> tuple[CompressedTable, threading.Lock]:
+        """The table of a class and the lock of its cache, opened on first use."""
         key = (size, mover_count, opponent_count)
+        found = self._tables.get(key)
+        if found is not None:
+            return found
         with self._lock:
             if key not in self._tables:
                 path = self.path(*key)
@@ -229,14 +240,14 @@ class Tablebase(BaseTablebase):
                     raise MissingTableError(
                         f"no table for class ({mover_count}, {opponent_count}) of the "
                         f"{size}x{size} board in {self.directory}")
-                self._tables[key] = files.open_table(path, key)
+                self._tables[key] = (files.open_table(path, key), threading.Lock())
             return self._tables[key]
 
     def code(self, board: Board) -> int:
         check_board(board, Board)
         mover, opponent = board.mover_cubes, board.opponent_cubes
-        table = self.table(board.size, mover.bit_count(), opponent.bit_count())
-        with self._lock:       # a table's cache of decoded segments serves one thread at a time
+        table, lock = self._opened(board.size, mover.bit_count(), opponent.bit_count())
+        with lock:
             return int(table.position_code(mover, opponent))
 
     def kernel_tables(self, size: int) -> Iterator[tuple[int, int, CompressedTable]]:
@@ -251,8 +262,8 @@ class Tablebase(BaseTablebase):
             by_class.setdefault((mover.bit_count(), opponent.bit_count()), []).append(i)
         codes = [0] * len(positions)
         for (a, b), members in by_class.items():
-            table = self.table(size, a, b)
-            with self._lock:   # a table's cache of decoded segments serves one thread at a time
+            table, lock = self._opened(size, a, b)
+            with lock:
                 found = table.position_codes([positions[i][0] for i in members],
                                              [positions[i][1] for i in members])
             for i, value in zip(members, found.tolist()):
