@@ -4,8 +4,10 @@ that the machine's load falls on both alike (issue 13: a redesign must not slow 
     python benchmarks/compare_trees.py BEFORE_SRC AFTER_SRC [--repeat 5]
 
 Measurements marked [long] run only with --long, or when --only names them: a 5x5 build
-(issue 23's build time with compressed files), and a search that probes 5x5 tables (built
-once per file format into the temporary folder, a few minutes).
+(issue 23's build time with compressed files), a search that probes 5x5 tables (built
+once per file format into the temporary folder, a few minutes), and one large pair solved
+from a folder of built tables (QUIXO_COMPARE_PAIR=FOLDER:A,B, e.g. a 5-blank pair (15, 5) from
+a folder holding the 4-blank classes: about a minute a run).
 
 Each SRC is a folder holding built packages (`python setup.py build_ext --inplace` in its
 checkout): for example a `git worktree` of the older commit and this checkout's `src`. Every
@@ -71,6 +73,20 @@ for position in ["XXOXO/OOOXX/XX.OX/XX..O/OOXOX X", "XXOOX/O.XXX/OOXOO/X..OO/XOX
     found = solver.solve(Board(position), depth=9)    # 3 blanks: a blank taken is a probe
     nodes, seconds = nodes + found.nodes, seconds + found.seconds
 result = nodes / seconds
+""",
+    # QUIXO_COMPARE_PAIR="FOLDER:A,B": the pair (A, B) solved in memory from the tables of a
+    # built FOLDER (the classes it needs), its files not written; default a 5-blank pair
+    "5x5 pair solve from built tables, 2 threads (entries/s) [long]": """
+import os
+from pathlib import Path
+from quixo_solver.tablebase import files, pair_solver, plan
+folder, pair = os.environ["QUIXO_COMPARE_PAIR"].rsplit(":", 1)
+unit = plan.Unit(5, *map(int, pair.split(",")))
+inputs = {cls: files.open_table(Path(folder) / files.table_name(5, *cls), (5, *cls))
+          for cls in unit.needs}
+started = time.perf_counter()
+pair_solver.solve_unit(unit, inputs, 2)
+result = unit.entries / (time.perf_counter() - started)
 """,
     "search 5x5 nodes/s (four players)": """
 from quixo_solver.teams import TeamBoard

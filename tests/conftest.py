@@ -58,6 +58,18 @@ def tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def small_tables(tmp_path_factory):
+    """The whole 3x3 game and the 4x4 classes with <= 5 blanks (a few seconds): 142 files of
+    176 bytes to 91 KB."""
+    from quixo_solver.tablebase import build
+
+    directory = tmp_path_factory.mktemp("small-tables")
+    build(directory, 3)
+    build(directory, 4, max_blanks=5)
+    return directory
+
+
+@pytest.fixture(scope="session")
 def qwixx_table_dir(tmp_path_factory):
     """A folder holding the solved single-player Qwixx table (solved once per session)."""
     from qwixx_stats.solitaire import ExpectedValues

@@ -283,6 +283,9 @@ BAD_COMMAND_LINES = [
     ["tablebase", "verify", "--size", "3", "--jobs", str(10**30)],
     ["tablebase", "verify", "--size", "3", "--min-blanks", "3", "--max-blanks", "2"],
     ["tablebase", "verify", "--size", "3", "--max-blanks", "10"],
+    ["tablebase", "verify", "--size", "3", "--sample", "0"],
+    ["tablebase", "verify", "--size", "3", "--sample", "2.5"],
+    ["tablebase", "verify", "--size", "3", "--sample", "10", "--seed", "-1"],
     ["tablebase", "probe", "X.x../...../...../...../..... O1"],
     ["frobnicate"],
 ]
@@ -308,6 +311,25 @@ def test_stats_and_verify_refuse_folders_without_tables(capsys, tmp_path, comman
                                               "--dir", str(folder)])
         assert (status, out) == (2, "")
         assert message in err and err.count("\n") == 1
+
+
+def test_a_sampled_verify_says_it_sampled(capsys, tables):
+    status, out, err = _run_main(capsys, ["tablebase", "verify", "--size", "4", "--dir",
+                                          str(tables), "--min-blanks", "4", "--max-blanks",
+                                          "4", "--sample", "600", "--seed", "7", "--json"])
+    answer = json.loads(out)
+    assert status == 0 and answer["mismatches"] == 0
+    assert (answer["check"], answer["sample"], answer["seed"]) == ("sampled", 600, 7)
+    # 4 blanks of 4x4: the 13 classes (0, 12) .. (12, 0), most of them sampled on 600 entries
+    assert answer["classes"] == 13 and 600 * 10 < answer["entries_checked"] < answer["positions"]
+    status, out, err = _run_main(capsys, ["tablebase", "verify", "--size", "4", "--dir",
+                                          str(tables), "--min-blanks", "4", "--max-blanks",
+                                          "4", "--sample", "600"])
+    assert status == 0 and out.startswith("sampled 600 entries a class") and "0 mismatches" in out
+    status, out, err = _run_main(capsys, ["tablebase", "verify", "--size", "3", "--dir",
+                                          str(tables), "--json"])
+    answer = json.loads(out)
+    assert (answer["check"], answer["sample"], answer["entries_checked"]) == ("whole", None, None)
 
 
 def test_the_installed_command_has_no_traceback_on_bad_input():

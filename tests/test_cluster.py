@@ -38,17 +38,21 @@ def test_a_local_cluster_builds_the_same_files_as_one_process(client, tables, tm
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX only: SIGKILL")
-def test_a_worker_killed_in_the_middle_of_a_unit_costs_only_that_unit(client, tables, tmp_path):
+def test_a_worker_killed_in_the_middle_of_a_unit_resumes_on_another_from_its_checkpoint(
+        client, tables, tmp_path):
+    """The largest unit (about 10 s on one thread) saves its state every second; once a state
+    is saved, its worker is killed; the task runs again on the other worker, which resumes
+    from that state."""
     largest = max(plan.units(5, 1), key=lambda unit: unit.entries)
-    lock = tmp_path / f".lock-5-{largest.mover_count:02d}-{largest.opponent_count:02d}"
+    saved = tmp_path / f".checkpoint-5-{largest.mover_count:02d}-{largest.opponent_count:02d}"
     outcome = {}
     runner = threading.Thread(target=lambda: outcome.update(
-        report=build(tmp_path, 5, 1, client=client)))
+        report=build(tmp_path, 5, 1, client=client, checkpoint_seconds=1, slice_chunks=64)))
     runner.start()
     killed = None
     deadline = time.monotonic() + 120
     while killed is None and time.monotonic() < deadline and runner.is_alive():
-        if lock.exists():      # the unit's task has started: kill the worker that runs it
+        if saved.exists():     # the unit has saved its state: kill the worker that runs it
             for address, keys in client.processing().items():
                 if any(f"-{largest.mover_count}-{largest.opponent_count}-" in str(key)
                        for key in keys):
@@ -58,10 +62,21 @@ def test_a_worker_killed_in_the_middle_of_a_unit_costs_only_that_unit(client, ta
         time.sleep(0.01)
     runner.join(300)
     assert killed is not None, "the unit finished before a worker could be killed"
-    assert outcome["report"].solved
+    report = outcome["report"]
+    assert report.solved and report.complete
+    assert largest in report.resumed, "the task run again did not resume from the checkpoint"
     assert verify(tmp_path, 5).ok
     assert same_files(tmp_path, tables, 5) == sum(len(u.classes) for u in plan.units(5, 1))
     assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
+    assert not saved.exists()
+
+
+def test_a_time_budget_ends_a_cluster_build_at_a_checkpoint(client, tables, tmp_path):
+    first = build(tmp_path, 4, client=client, stop_after=0.5, slice_chunks=4)
+    assert not first.complete and first.left
+    second = build(tmp_path, 4, client=client)
+    assert second.complete and set(second.solved) == set(first.left)
+    assert same_files(tmp_path, tables, 4) == sum(len(u.classes) for u in plan.units(4))
 
 
 def test_a_unit_larger_than_every_worker_is_refused_with_the_numbers(tmp_path):

@@ -3,6 +3,7 @@
 answers' shapes, the game's history, clocks, `stop` during `go infinite`, `quit`, and one
 `info string error` line for every command the engine cannot read."""
 import queue
+import random
 import re
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from quixo_solver import Board, Solver, Tablebase
 from quixo_solver.engine_protocol import (EngineSession, GoRequest, ProtocolError, parse_go,
                                           parse_position)
 from quixo_solver.search import DEPTH_LIMIT
+from quixo_solver.tablebase.traps import trap_move
 from quixo_solver.teams import TeamBoard
 
 INFO = re.compile(r"info depth (\d+) score (win \d+|loss \d+|draw|cp -?\d+) nodes (\d+) "
@@ -70,9 +72,10 @@ def test_uci_names_the_engine_and_its_hash_option(engine):
     assert lines[0].startswith("id name quixo-solver ")
     assert lines[1].startswith("id author ")
     option = [line for line in lines if line.startswith("option ")]
-    assert len(option) == 1
+    assert len(option) == 2
     found = re.fullmatch(r"option name Hash type spin default 16 min 1 max (\d+)", option[0])
     assert found and int(found.group(1)) >= 16
+    assert option[1] == "option name Traps type check default false"     # no tables
     assert lines[-1] == "uciok"
     engine.send("isready")
     assert engine.read() == "readyok"
@@ -231,6 +234,36 @@ def test_quit_stops_the_search_and_ends():
     assert engine.until("bestmove")[-1].startswith("bestmove ")
 
 
+def test_the_traps_option_picks_the_trap_move_or_the_first_best_move(tables):
+    # a 4x4 position where the best move that sets the most traps is not the tables' first
+    with Tablebase(tables) as tablebase:
+        position = next(board for board in walk_positions(4, seed=3)
+                        if trap_move(tablebase, board) != tablebase.best_move(board))
+        trap, first = trap_move(tablebase, position), tablebase.best_move(position)
+    engine = Engine(tablebase=Tablebase(tables), hash_mib=4)
+    try:
+        engine.send("uci")
+        assert "option name Traps type check default true" in engine.until("uciok")
+        answers = []
+        for value in ("true", "false", "TRUE"):
+            engine.send(f"setoption name traps value {value}", f"position {position}",
+                        "go depth 1")
+            answers.append(engine.until("bestmove")[-1])
+        assert answers == [f"bestmove {trap}", f"bestmove {first}", f"bestmove {trap}"]
+    finally:
+        engine.close()
+
+
+def walk_positions(size, seed):
+    """Unfinished positions of seeded random games (without their history)."""
+    generator = random.Random(seed)
+    while True:
+        board = Board(size=size)
+        while not board.is_game_over():
+            yield board.copy(stack=False)
+            board.push(generator.choice(list(board.legal_moves)))
+
+
 def test_setoption_hash_makes_a_table_of_that_size(engine):
     engine.send("position startpos size 3")
     assert engine.session._solvers["two-player"].tt_mib == 16
@@ -264,6 +297,8 @@ def test_ucinewgame_forgets_the_position(engine):
     ("setoption name Hash value big", "Hash takes a whole number of MiB"),
     ("setoption name Hash value 0", "Hash must be 1 .."),
     ("setoption Hash 16", "setoption needs: setoption name"),
+    ("setoption name Traps value maybe", "Traps takes true or false, not 'maybe'"),
+    ("setoption name Traps", "Traps takes true or false"),
 ])
 def test_a_command_it_cannot_read_gets_one_error_line_and_the_engine_goes_on(engine, command,
                                                                               fragment):

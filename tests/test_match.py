@@ -2,11 +2,13 @@
 on time, the records file (resume, settings check) and workers that do not change a game."""
 import json
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from quixo_solver import Board, SearchResult
+from quixo_solver import Board, SearchResult, Tablebase
 from quixo_solver.variants import parse_board
 from quixo_solver.clock import TimeControl
 from quixo_solver.errors import ClockError, MatchError
@@ -52,6 +54,7 @@ def start_board_of(record):
     ("depth=3 cmd=python legacy.py --tree 'a b' hash=16",
      EngineSetting(depth=3, hash=16, cmd="python legacy.py --tree 'a b'")),
     ("cmd=quixo engine", EngineSetting(time=1.0, cmd="quixo engine")),
+    ("depth=2,traps=off", EngineSetting(depth=2, traps=False)),
 ])
 def test_engine_settings_are_read(text, expected):
     setting = EngineSetting.parse(text)
@@ -82,6 +85,8 @@ def test_engine_settings_are_read(text, expected):
     ("weights=/no/such/weights.json,time=1", MatchError, "/no/such/weights.json"),
     ("cmd=quixo engine,weights=w.json", MatchError, "quixo engine --weights FILE"),
     ("clock=10x", ClockError, "'10x'"),
+    ("traps=no,time=1", MatchError, "traps= must be on or off"),
+    ("cmd=quixo engine,traps=off", MatchError, "own option (Traps)"),
 ])
 def test_bad_engine_settings_name_the_problem(text, error, fragment):
     with pytest.raises(error) as raised:
@@ -327,3 +332,114 @@ def test_the_summary_goes_next_to_the_records():
 def build(setting, settings):
     from quixo_solver.match import build_solver
     return build_solver(setting, settings, None)
+
+
+# -- openings from a file, and adjudication by the tables ---------------------------------
+
+def positions_with_blanks(size, blanks, count, seed):
+    """Unfinished positions with exactly `blanks` blank cubes, from seeded random games."""
+    generator = random.Random(seed)
+    found = []
+    while len(found) < count:
+        board = Board(size=size)
+        while not board.is_game_over():
+            empty = size * size - bin(board.x_cubes | board.o_cubes).count("1")
+            if empty == blanks:
+                found.append(str(board))
+                break
+            board.push(generator.choice(list(board.legal_moves)))
+    return found
+
+
+def test_games_start_from_the_openings_given_cycling_through_them():
+    openings = positions_with_blanks(4, 6, 2, seed=1)
+    settings = MatchSettings(DEPTH_1, DEPTH_2, size=4, opening_plies=1, openings=openings)
+    solvers = {"A": build(DEPTH_1, settings), "B": build(DEPTH_2, settings)}
+    for pair in range(3):
+        record = play_game(settings, pair, 0, solvers)
+        assert record["start"] == openings[pair % 2] and len(record["opening_moves"]) == 1
+        board = Board(record["start"])
+        for move in record["opening_moves"]:
+            board.push(move)
+        assert str(board) == record["opening"]
+    assert "openings" in settings.identity()
+    assert "openings" not in MatchSettings(DEPTH_1, DEPTH_2, size=4).identity()
+
+
+@pytest.mark.parametrize("openings, fragment", [
+    (["XX/.. X"], "opening 'XX/.. X'"),
+    (["...../...../...../...../..... X"], "is not a position of the 4x4 two-player game"),
+    (["XXXX/O.../O.../O... O"], "the game is over there"),
+])
+def test_bad_openings_are_refused(openings, fragment):
+    with pytest.raises(MatchError, match=re.escape(fragment)):
+        MatchSettings(DEPTH_1, DEPTH_1, size=4, openings=openings)
+
+
+def test_an_adjudicated_game_ends_as_soon_as_its_position_is_in_the_tables(tables, tmp_path):
+    # the 4x4 tables up to 4 blanks: games from 8 blanks are played until the tables hold them
+    few_blanks = tmp_path / "tables"
+    few_blanks.mkdir()
+    for table in Path(tables).glob("quixo4x4-*.qtb"):
+        mover, opponent = map(int, table.stem.split("-")[1:])
+        if 16 - mover - opponent <= 4:
+            (few_blanks / table.name).symlink_to(table)
+    openings = positions_with_blanks(4, 8, 6, seed=2)
+    settings = MatchSettings(DEPTH_1, DEPTH_2, size=4, opening_plies=0, openings=openings,
+                             adjudicate=True)
+    run = run_match(settings, 6, tmp_path / "games.jsonl", jobs=1, tables=few_blanks,
+                    progress=False)
+    adjudicated = [record for record in run.records if record["reason"] == "tables"]
+    assert adjudicated and run.statistics["reasons"]["tables"] == len(adjudicated)
+    with Tablebase(tables) as tablebase:
+        for record in run.records:
+            board = Board(record["start"])
+            positions = [board.copy(stack=False)]
+            for move in record["moves"]:
+                board.push(move)
+                positions.append(board.copy(stack=False))
+            blanks = [16 - bin(b.x_cubes | b.o_cubes).count("1") for b in positions]
+            assert min(blanks[:-1]) >= 5          # never in the tables before the end
+            if record["reason"] != "tables":
+                assert record["adjudication"] is None and record["reason"] == "line"
+                continue
+            assert blanks[-1] <= 4 and not board.is_game_over()
+            found = tablebase.probe(board)
+            assert record["adjudication"] == {"position": str(board), "value": found.value,
+                                              "plies": found.plies}
+            mover_engine = record["x"] if board.turn == "X" else (
+                "B" if record["x"] == "A" else "A")
+            expected_a = 0.5 if found.wdl == 0 else float(
+                (mover_engine == "A") == (found.wdl > 0))
+            assert record["score_a"] == expected_a
+            assert record["result"] == {0.5: "1/2-1/2", 1.0: "1-0", 0.0: "0-1"}[
+                expected_a if record["x"] == "A" else 1 - expected_a]
+
+
+def test_adjudication_needs_tables_of_the_board_size(tmp_path):
+    settings = MatchSettings(DEPTH_1, DEPTH_1, size=4, adjudicate=True)
+    with pytest.raises(MatchError, match="no 4x4 tables to adjudicate by"):
+        run_match(settings, 1, tmp_path / "games.jsonl", jobs=1, tables=tmp_path,
+                  progress=False)
+    with pytest.raises(MatchError, match="no tables to adjudicate by"):
+        MatchSettings(TEAM_DEPTH_1, TEAM_DEPTH_1, players=4, adjudicate=True)
+    assert settings.identity()["adjudicate"] is True
+    assert "adjudicate" not in MatchSettings(DEPTH_1, DEPTH_1, size=4).identity()
+
+
+def test_a_program_is_told_the_games_start_position(tmp_path):
+    import shlex
+    import sys
+
+    program = shlex.join([sys.executable, "-m", "quixo_solver", "engine", "--no-tablebase",
+                          "--hash", "4"])
+    openings = positions_with_blanks(4, 7, 2, seed=5)
+    external = EngineSetting.parse(f"cmd={program},depth=2,hash=4")
+    through_pipes = run_match(MatchSettings(external, DEPTH_1, size=4, openings=openings,
+                                            opening_plies=1), 2, tmp_path / "pipes.jsonl",
+                              jobs=1, progress=False)
+    in_process = run_match(MatchSettings(DEPTH_2, DEPTH_1, size=4, openings=openings,
+                                         opening_plies=1), 2, tmp_path / "process.jsonl",
+                           jobs=1, progress=False)
+    assert [(r["start"], r["moves"], r["result"]) for r in through_pipes.records] == [
+        (r["start"], r["moves"], r["result"]) for r in in_process.records]

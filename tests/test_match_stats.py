@@ -47,7 +47,7 @@ def test_wins_draws_losses_score_and_pentanomial_variance():
     assert high == pytest.approx(elo(score + Z95 * error), abs=0.01)
     assert "pentanomial" in stats["variance"] and stats["note"] is None
     assert stats["reasons"] == {"line": 5, "time": 0, "repetition": 3, "move limit": 0,
-                                "crash": 0, "illegal move": 0}
+                                "crash": 0, "illegal move": 0, "tables": 0}
 
 
 def test_pairs_that_split_by_colour_have_less_error_than_separate_games_would():

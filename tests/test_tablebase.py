@@ -185,6 +185,41 @@ def test_the_verifier_finds_a_wrong_value(tables):
     assert bad >= 1 and target in examples
 
 
+def test_the_sampled_verifier_reading_the_files_agrees_with_the_whole_check(tables, tmp_path):
+    """verify_sample reads every value from the compressed files; on every entry of a class
+    with wrong values it finds exactly the mismatches of verify_class on the decoded arrays."""
+    # the pair (6, 5) and the after-blank children of both its classes
+    for cls in ((5, 6), (5, 7), (6, 6)):
+        name = files.table_name(4, *cls)
+        (tmp_path / name).write_bytes((tables / name).read_bytes())
+    own = files.load_values(tables / files.table_name(4, 6, 5))
+    mirror = files.load_values(tables / files.table_name(4, 5, 6))
+    after_blank = files.load_values(tables / files.table_name(4, 5, 7))
+    wrong = own.copy()
+    stored = np.flatnonzero(wrong > 4)
+    targets = stored[::97]
+    wrong[targets] += 2                      # one more ply for about 1% of the entries
+    files.write_table(tmp_path, 4, 6, 5, wrong)
+    bad, examples = _verify.verify_class(4, 6, 5, wrong, mirror, after_blank, 2)
+    assert bad == len(targets)
+    opened = [files.open_table(tmp_path / files.table_name(4, *cls), (4, *cls))
+              for cls in ((6, 5), (5, 6), (5, 7))]
+    everything = np.arange(own.size, dtype=np.uint64)
+    checked, sampled_bad, first = _verify.verify_sample(4, 6, 5, *opened, everything, 2)
+    assert sampled_bad == bad and first[0] == examples[0] == targets[0]
+    assert set(first) <= set(targets.tolist())
+    holes = int(orbit_class(4, 6, 5).hole_mask().sum())
+    assert checked == own.size - holes
+    # through verify(): a small sample finds some of them; a sample of half the class or
+    # more checks it whole
+    small = verify(tmp_path, 4, min_blanks=5, max_blanks=5, sample=2000)
+    check = next(c for c in small.classes if (c.mover_count, c.opponent_count) == (6, 5))
+    assert 2000 <= check.sampled < own.size and 0 < check.mismatches < bad
+    whole = verify(tmp_path, 4, min_blanks=5, max_blanks=5, sample=own.size)
+    check = next(c for c in whole.classes if (c.mover_count, c.opponent_count) == (6, 5))
+    assert check.mismatches == bad and check.sampled == checked
+
+
 def test_3x3_tables_match_the_pure_python_oracle(tables):
     oracle = solve_classes(3, fewest_cubes=8)
     # every arrangement of 8 or 9 cubes: an empty oracle would make the loop check nothing

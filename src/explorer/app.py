@@ -16,8 +16,9 @@ CORS, gzip and the access log.
 
 Static files are read once at start-up and served from memory under
 `/static/<hash of their content>/NAME`, with a year's `Cache-Control: immutable` (a new version
-of a file is a new URL); the pages themselves are `no-cache` with an ETag. No other path
-reaches a file, whatever its dots and encodings.
+of a file is a new URL); the pages themselves are `no-cache` with an ETag. The tables folder
+is a mirror under `/tables/` (tables.py). No other path reaches a file, whatever its dots and
+encodings.
 """
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ from .qwixx_api import QwixxService, read_json_body
 from .ratelimit import RateLimiter, TooManyRequests
 from .served_tables import ServedTables, check_all_tables
 from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings, cores
+from .tables import TableFolder
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
@@ -461,6 +463,7 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
         Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
+        *TableFolder(settings.directory).routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: method_not_allowed,

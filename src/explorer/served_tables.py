@@ -3,8 +3,9 @@ the web"), and the check of all of them at start-up (`quixo serve --check-tables
 
 The listing is made from the table files' checked headers (name, bytes, format, size, mover,
 opponent and the class counts), not from their contents: it lists a big folder in
-milliseconds and never reads a file whole, so it carries no SHA-256. (Where the folder's
-manifest with its checksums is at hand, `listing` is the one place to take it instead.) It is
+milliseconds and never reads a file whole, so it carries no SHA-256 (the mirror's
+`/tables/MANIFEST.json`, tables.py, hashes the files, which takes minutes on a big folder:
+a remote tablebase asks this listing, and a download that one). It is
 made again when the folder changes (a table added while the server runs); a file whose header
 does not check out is left out.
 
@@ -17,19 +18,15 @@ benchmarks/tablebase_service_load.py, most of a fresh server's time on random po
 from __future__ import annotations
 
 import logging
-import os
-import re
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from quixo_solver.tablebase import Tablebase, TablebaseError, files
+from quixo_solver.tablebase import Tablebase, TablebaseError, manifest
 from solverkit.version import __version__
 
 log = logging.getLogger("explorer")
-TABLE_NAME = re.compile(r"quixo([345])x\1-(\d\d)-(\d\d)\.qtb")
-MANIFEST_VERSION = 1
 
 
 class ServedTables:
@@ -50,33 +47,27 @@ class ServedTables:
             seen = None
         with self._lock:
             if seen is None or seen != self._seen:
-                self._listing = {"manifest": MANIFEST_VERSION, "written_by": __version__,
+                self._listing = {"manifest": manifest.MANIFEST_VERSION, "written_by": __version__,
                                  "files": table_entries(self.directory)}
                 self._seen = seen
             return self._listing
 
 
 def table_entries(directory: Path) -> list[dict[str, Any]]:
-    """The entry of every table file of the folder with a sound header, sorted by name."""
+    """The entry of every table file of the folder with a sound header, sorted by name (the
+    manifest's fields but its SHA-256)."""
     try:
-        names = sorted(os.listdir(directory))
-    except OSError:
+        found = manifest.table_files(directory)
+    except (TablebaseError, OSError):
         return []
     entries = []
-    for name in names:
-        found = TABLE_NAME.fullmatch(name)
-        if found is None:
-            continue
-        size, mover, opponent = map(int, found.groups())
-        if mover + opponent > size * size:
-            continue
-        path = directory / name
+    for path, (size, mover, opponent) in found:
         try:
-            header = files.read_header(path, (size, mover, opponent))
+            version, header, length = manifest.header_counts(path, (size, mover, opponent))
         except (TablebaseError, OSError) as error:
             log.warning("not listed: %s", error)
             continue
-        entries.append({"name": name, "bytes": header.file_bytes, "format": files.VERSION,
+        entries.append({"name": path.name, "bytes": length, "format": version,
                         "size": size, "mover": mover, "opponent": opponent,
                         "win": header.wins, "draw": header.draws, "loss": header.losses})
     return entries

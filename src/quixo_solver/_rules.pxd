@@ -69,11 +69,19 @@ cdef const Geometry* geometry_of(int size) noexcept nogil
 
 
 cdef inline bint has_line(const Geometry* g, mask_t cubes) noexcept nogil:
-    cdef int i
-    for i in range(g.line_count):
-        if cubes & g.lines[i] == g.lines[i]:
-            return True
-    return False
+    """Whether `cubes` fill a line. Squares are rank-major (geometry.square), so after
+    `full &= cubes >> k` for k = 1 .. N - 1 the bit of a rank's first square is set only if
+    the rank is full, and with shifts by k * N the bit of a file's square on the first rank
+    only if the file is: every rank and file at once (lines: ranks, files, then the two
+    diagonals, geometry.lines)."""
+    cdef int n = g.size, k
+    cdef mask_t ranks = cubes, files = cubes
+    for k in range(1, n):
+        ranks &= cubes >> k
+        files &= cubes >> (k * n)
+    return ((ranks & g.lines[n]) | (files & g.lines[0])) != 0 or \
+        (cubes & g.lines[2 * n]) == g.lines[2 * n] or \
+        (cubes & g.lines[2 * n + 1]) == g.lines[2 * n + 1]
 
 
 cdef inline int status(const Geometry* g, mask_t mover, mask_t opponent) noexcept nogil:
@@ -109,8 +117,10 @@ cdef inline bint near_line(const Geometry* g, mask_t cubes) noexcept nogil:
     complete a line for these cubes only then (a push changes the pushed line's cells, whose
     other N - 1 cubes only shift, and one cell of every other line)."""
     cdef int i
+    cdef mask_t missing
     for i in range(g.line_count):
-        if popcount(cubes & g.lines[i]) >= g.size - 1:
+        missing = g.lines[i] & ~cubes
+        if missing & (missing - 1) == 0:         # no square of the line missing, or one
             return True
     return False
 

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from solverkit.commandline import (CommandFailed, OneLineParser, number, parsed, run_command,
-                                   whole_number)
+from solverkit.commandline import (CommandFailed, OneLineParser, number, parse_duration, parsed,
+                                   run_command, whole_number)
 from solverkit.version import __version__
 
 from . import answers, limits, play
@@ -24,7 +24,9 @@ from .baseboard import BaseBoard
 from .errors import QuixoError
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set
+from .tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
 from .tablebase.files import VERSION as TABLE_FORMAT
+from .tablebase.verify import MAX_SAMPLE
 from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
@@ -145,9 +147,12 @@ def command_play(args: argparse.Namespace) -> None:
 def command_match(args: argparse.Namespace) -> None:
     from . import match
 
+    openings = (() if args.openings is None else tuple(
+        text for _, text in match.read_positions(Path(args.openings).expanduser())))
     settings = match.MatchSettings(args.engine_a, args.engine_b, size=args.size,
                                    players=args.players, seed=args.seed,
-                                   opening_plies=args.opening_plies, max_plies=args.max_plies)
+                                   opening_plies=args.opening_plies, max_plies=args.max_plies,
+                                   adjudicate=args.adjudicate, openings=openings)
     records = Path(args.records).expanduser()
     summary_file = (Path(args.summary).expanduser() if args.summary
                     else match.summary_path(records))
@@ -155,14 +160,13 @@ def command_match(args: argparse.Namespace) -> None:
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
     directory = _directory(args)
-    if settings.variant.uses_tablebases and any(e.uses_tables
-                                                for e in settings.engines.values()):
+    if settings.variant.uses_tablebases and (settings.adjudicate or any(
+            e.uses_tables for e in settings.engines.values())):
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
-    stop_after = None if args.stop_after is None else args.stop_after * 60
     run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
-                          stop_after=stop_after, sprt=args.sprt)
+                          stop_after=args.stop_after, sprt=args.sprt)
     payload = match.summary(run, settings, args.pairs, jobs, records)
     payload["summary"] = str(summary_file)
     match.write_summary(summary_file, payload)
@@ -199,6 +203,32 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
                  + ("" if rate is None else f" ({rate:.1f} a minute)")
                  + f"; records in {records}, summary in {summary_file}")
     return lines
+
+
+def command_judge(args: argparse.Namespace) -> None:
+    from . import judge
+
+    directory = _directory(args)
+    extra: dict[str, Any]
+    if args.games is not None:
+        if args.engine:
+            raise QuixoError("--engine is for --positions: the games name their engines")
+        games = judge.read_games(Path(args.games).expanduser())
+        tablebase = judge.open_tables(directory, judge.sizes_of_games(games) or {5})
+        found = judge.judge_games(games, tablebase)
+        tallies = found.tallies
+        extra = {"games": found.games, "adjudicated": found.adjudicated}
+    else:
+        if not args.engine:
+            raise QuixoError("--positions needs at least one --engine SETTING")
+        boards = judge.read_positions(Path(args.positions).expanduser())
+        tablebase = judge.open_tables(directory, {board.size for board in boards})
+        for setting in args.engine:
+            judge.engine_setting(setting, args.go)     # every setting read before any plays
+        tallies = judge.judge_positions(boards, args.engine, tablebase, args.go)
+        extra = {"positions": len(boards), "go": args.go}
+    payload = judge.report(tallies, args.worst, **extra, tables=str(directory))
+    _emit(args, payload, judge.report_lines(payload))
 
 
 def command_engine(args: argparse.Namespace) -> None:
@@ -251,7 +281,8 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
     client = _cluster_client(args)
     try:
         report = tb.build(_directory(args), args.size, args.max_blanks, jobs=args.jobs,
-                          force=args.force, client=client)
+                          force=args.force, client=client, stop_after=args.stop_after,
+                          checkpoint_seconds=args.checkpoint_every)
     finally:
         if client is not None:
             client.close()
@@ -259,10 +290,19 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
                "solved": len(report.solved), "already_built": len(report.skipped),
                "positions": sum(unit.positions for unit in report.solved),
                "entries": sum(unit.entries for unit in report.solved),
-               "seconds": round(report.seconds, 3)}
-    _emit(args, payload, [f"solved {payload['solved']} class pairs ({payload['positions']} "
-                          f"positions) in {report.seconds:.1f} s; {payload['already_built']} "
-                          f"were already built, in {report.directory}"])
+               "seconds": round(report.seconds, 3), "complete": report.complete,
+               "left": len(report.left), "entries_left": sum(u.entries for u in report.left),
+               "resumed": [{"mover": u.mover_count, "opponent": u.opponent_count,
+                            "plies": place.plies} for u, place in report.resumed.items()]}
+    lines = [f"solved {payload['solved']} class pairs ({payload['positions']} positions) in "
+             f"{report.seconds:.1f} s; {payload['already_built']} were already built, in "
+             f"{report.directory}"]
+    lines += [f"{unit} resumed from its saved state" for unit in report.resumed]
+    if report.left:
+        lines.append(f"stopped after the time budget: {len(report.left)} class pairs "
+                     f"({payload['entries_left']:,} entries) are left, from {report.left[0]}; "
+                     "their saved state is kept: run the same command again to resume")
+    _emit(args, payload, lines)
 
 
 def command_tablebase_compress(args: argparse.Namespace) -> None:
@@ -368,22 +408,80 @@ def command_tablebase_stats(args: argparse.Namespace) -> None:
 
 def command_tablebase_verify(args: argparse.Namespace) -> None:
     report = tb.verify(_directory(args), args.size, jobs=args.jobs, min_blanks=args.min_blanks,
-                       max_blanks=args.max_blanks)
+                       max_blanks=args.max_blanks, sample=args.sample, seed=args.seed)
     failures = [c for c in report.classes if c.mismatches]
+    # a sampled check says so, with the entries it re-derived: never "verified N positions"
+    checked = sum(c.sampled or 0 for c in report.classes)
     payload = {"size": args.size, "classes": len(report.classes),
                "positions": sum(c.positions for c in report.classes),
                "mismatches": report.mismatches,
+               "check": "whole" if args.sample is None else "sampled",
+               "sample": args.sample, "seed": args.seed if args.sample is not None else None,
+               "entries_checked": checked if args.sample is not None else None,
                "failures": [{"mover": c.mover_count, "opponent": c.opponent_count,
                              "mismatches": c.mismatches, "first_indices": c.examples,
                              "damaged": c.damaged} for c in failures]}
     lines = [f"class ({c.mover_count}, {c.opponent_count}): "
              + (c.damaged or f"{c.mismatches} mismatches, first at {c.examples}")
              for c in failures]
-    _emit(args, payload, lines + [f"verified {payload['classes']} classes, "
-                                  f"{payload['positions']} positions: {report.mismatches} "
-                                  "mismatches"])
+    summary = (f"verified {payload['classes']} classes, {payload['positions']} positions"
+               if args.sample is None else
+               f"sampled {args.sample} entries a class (every entry of a smaller one, seed "
+               f"{args.seed}): {checked} entries of {payload['classes']} classes re-derived")
+    _emit(args, payload, lines + [f"{summary}: {report.mismatches} mismatches"])
     if not report.ok:
         raise CommandFailed("the tables disagree with their children")
+
+
+def command_tablebase_manifest(args: argparse.Namespace) -> None:
+    from solverkit.progress import ByteProgress
+
+    from .tablebase import manifest
+
+    directory = _directory(args)
+    started = time.perf_counter()
+    total = sum(path.stat().st_size for path, _ in manifest.table_files(directory))
+    bar = ByteProgress(total)
+    try:
+        found = manifest.folder_manifest(directory, jobs=args.jobs, hashed=bar)
+    finally:
+        bar.close()
+    path = manifest.write_manifest(directory, found)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(found.to_json()))
+        return
+    print(f"{len(found.files)} table files, {total:,} bytes, hashed in {seconds:.1f} s "
+          f"({total / 1e6 / max(seconds, 1e-9):,.0f} MB/s); the manifest is {path}")
+
+
+def command_tablebase_download(args: argparse.Namespace) -> None:
+    from .tablebase import download
+
+    settings = download.DownloadSettings(jobs=args.jobs, timeout=args.timeout)
+    report = download.download(args.base, _directory(args), args.size, args.max_blanks,
+                               settings)
+    payload = {"base": report.base, "files": report.files, "bytes": report.bytes,
+               "fetched": len(report.fetched), "kept": len(report.kept)}
+    _emit(args, payload, [f"fetched {len(report.fetched)} files and kept "
+                          f"{len(report.kept)} already there: {report.files} files, "
+                          f"{report.bytes / 1e6:,.1f} MB in {report.directory}, checked "
+                          f"against {report.base} ({report.seconds:.1f} s)"])
+
+
+def command_tablebase_sample(args: argparse.Namespace) -> None:
+    from .tablebase import sample
+
+    with tb.Tablebase(_directory(args)) as tablebase:
+        drawn = sample.draw(tablebase, args.size, args.count, args.blanks, args.seed)
+    path = sample.write_sample(args.out, drawn)
+    counts = {name: int((drawn.value == wdl).sum())
+              for name, wdl in (("win", 1), ("draw", 0), ("loss", -1))}
+    payload = {"out": str(path), "size": args.size, "count": args.count,
+               "blank_counts": list(drawn.blank_counts), "seed": args.seed, **counts}
+    _emit(args, payload, [f"{args.count:,} positions of {', '.join(map(str, drawn.blank_counts))}"
+                          f" blanks ({counts['win']:,} won, {counts['draw']:,} drawn, "
+                          f"{counts['loss']:,} lost by the player to move) in {path}"])
 
 
 def command_tablebase_probe(args: argparse.Namespace) -> None:
@@ -425,6 +523,20 @@ def _size(text: str) -> int:
     return int(text)
 
 
+def _blank_list(text: str) -> list[int]:
+    """An argparse type: blank counts such as 0,1,2 or 3-6 (or both: 0,3-6)."""
+    counts: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        first = _blanks(low)
+        last = _blanks(high) if high else first
+        if last < first:
+            raise argparse.ArgumentTypeError(f"a range of blank counts goes up, not "
+                                             f"{part.strip()!r}")
+        counts += range(first, last + 1)
+    return counts
+
+
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
     from .match import EngineSetting
@@ -446,14 +558,17 @@ _request_rate = number("a number of requests a second (0: no limit)",
                        lambda value: limits.check_positive("the rate limit", value, 1e9)
                        if value else 0.0)
 _gib = number("a number of GiB", lambda value: limits.check_positive("the memory", value, 1e6))
+_duration = parsed("a duration", parse_duration)
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
 _pairs = whole_number("a number of game pairs", 1, 1000000)
+_downloads = whole_number("a number of files at once", 1, 64)
+_sample_count = whole_number("a number of positions", 1, 10_000_000)
+_worst = whole_number("a number of moves", 0, 1000000)
 _opening_plies = whole_number("a number of opening plies", 0, 40)
 _max_plies = whole_number("a ply limit", 1, 100000)
 _seed = whole_number("a seed", 0, 2**63 - 1)
-_minutes = number("a number of minutes", lambda value: limits.check_positive("the time", value,
-                                                                              1e7))
+_entries_to_verify = whole_number("a number of entries", 1, MAX_SAMPLE)
 _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
@@ -506,24 +621,57 @@ MATCH_DESCRIPTION = """Game pairs between engine settings A and B from random op
 opening played once with each colour, on --jobs worker processes; prints the wins/draws/losses
 of A, the score with its 95% interval and the Elo difference with its error (from the variance
 of the game pairs), and writes the summary as JSON and one line per game to the records file. A
-draw is adjudicated on the third repetition of a position and at the ply limit. Running the
-same match with the same records file again resumes it. An engine setting is keys such as
-'time=1' (seconds per move), 'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB),
-'tables=on|off', separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
+draw is adjudicated on the third repetition of a position and at the ply limit, and with
+--adjudicate any game once its position is in the tables. Running the same match with the same
+records file again resumes it. An engine setting is keys such as 'time=1' (seconds per move),
+'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off', 'traps=on|off'
+(with tables: the best move that sets the opponent the most traps), separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
 engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashes, answers
 late or plays an illegal move. --sprt stops the match once a sequential test decides."""
 
 ENGINE_DESCRIPTION = """The engine protocol of the SPEC (UCI-style, one command per line on
-stdin, answers on stdout): uci, isready, setoption name Hash value MIB, ucinewgame, position
+stdin, answers on stdout): uci, isready, setoption name Hash value MIB (and Traps value
+true|false: the best table move that sets the opponent the most traps), ucinewgame, position
 startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go [xtime MS]
 [otime MS] [xinc MS] [oinc MS] [movetime MS] [depth D] [nodes N] [infinite], stop, quit. Any
 program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
 A command it cannot read gets 'info string error REASON' and the engine reads on."""
 
+JUDGE_DESCRIPTION = """Judge moves by the tables: each move made from a position in the tables
+is an error if it drops the value (win to draw or loss, draw to loss) and perfect if it keeps
+the value and the exact plies (the fastest win, the longest loss, any draw); in a kept win or
+loss, the plies lost are those beyond the fastest win or short of the longest loss. Prints,
+per engine, the moves, the judged ones, the errors, the error rate overall and by blanks, the
+share of perfect moves, the mean plies lost and the worst moves with their positions. The
+moves are those of recorded games (--games) or each engine's choice in the positions of a
+file (--positions; only the positions in the tables are played)."""
+
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
 throughput measured in a short calibration build (5x5 <= 1 blank, 1 core) unless --throughput
 gives it."""
+
+
+MANIFEST_DESCRIPTION = """Write DIR/MANIFEST.json (atomically; --json prints it too):
+every table file of the folder, of every board size, sorted by name, with its bytes, SHA-256,
+format and win/draw/loss counts over raw positions (from its checked header). A mirror serves
+it beside the files; quixo tablebase download checks every file against it."""
+
+DOWNLOAD_DESCRIPTION = """Fetch the tables a mirror's manifest lists (BASE/MANIFEST.json; all
+of them, or those of --size with at most --max-blanks blanks) into --dir, --jobs files at once.
+A file takes its name only once its length, SHA-256 and counts are the manifest's and its own
+header and block checksums hold; until then it is NAME.download beside it. Interrupted
+transfers resume (Range requests); transient faults are retried with backoff (or after the
+server's Retry-After); files already there and matching are kept. A manifest or a file that
+does not check out is refused, and the files already checked are kept."""
+
+
+SAMPLE_DESCRIPTION = """Write COUNT positions drawn uniformly at random, with replacement,
+from every position (board and player to move) with a number of blanks in LIST, each with its
+value and plies from the tables of --dir, to a numpy .npz file: position, mover, opponent,
+turn, blanks, value (+1, 0, -1 for the player to move), plies (-1 for a draw). A class is drawn
+with chance proportional to its raw positions, then an arrangement of its cubes uniformly,
+then X or O to move; the same seed gives the same sample."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -606,14 +754,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random plies of each opening (default 4)")
     p.add_argument("--max-plies", type=_max_plies, default=200,
                    help="a game that reaches this many plies is a draw (default 200)")
+    p.add_argument("--openings", metavar="FILE", default=None,
+                   help="start the games from the positions of FILE (one per line, '#' "
+                   "starts a comment), pair N from its N-th (cycling), before the random "
+                   "plies of --opening-plies (give 0 to play them as they are)")
+    p.add_argument("--adjudicate", action="store_true",
+                   help="end a game as soon as its position is in the tables of --dir, "
+                   "scored as the tables say (the record's adjudication gives the position "
+                   "and its value)")
     p.add_argument("--records", default="quixo-match.jsonl", metavar="FILE",
                    help="the game records, one JSON line per game (default "
                    "quixo-match.jsonl); an existing file of the same match is resumed")
     p.add_argument("--summary", default=None, metavar="FILE",
                    help="the JSON summary (default: the records file's name with "
                    ".summary.json)")
-    p.add_argument("--stop-after", type=_minutes, default=None, metavar="MINUTES",
-                   help="start no game after this many minutes (run again to resume)")
+    p.add_argument("--stop-after", type=_duration, default=None, metavar="DURATION",
+                   help="start no game after this long (90m, 2h30m, or minutes; run again to "
+                   "resume)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="elo0=E0,elo1=E1[,alpha=A,"
                    "beta=B]", help="a sequential probability ratio test of normalized Elo "
                    "(pentanomial, as fastchess and OpenBench): the match stops once it "
@@ -624,6 +781,27 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games played at once, one worker process each (default: one per "
                    "core)")
     p.set_defaults(handler=command_match)
+
+    p = commands.add_parser("judge", help="judge moves against the tables",
+                            description=JUDGE_DESCRIPTION)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--positions", metavar="FILE",
+                        help="one SPEC position per line ('#' starts a comment): each "
+                        "--engine's move in each of them is judged")
+    source.add_argument("--games", metavar="FILE",
+                        help="the game records of quixo match (JSON lines), or lines "
+                        '{"start": POSITION, "moves": [...]}: every move is judged')
+    p.add_argument("--engine", action="append", default=[], metavar="SETTING",
+                   help="an engine setting as quixo match takes it ('depth=4,tables=off', "
+                   "'cmd=quixo engine --no-tablebase'); give it more than once to judge "
+                   "several")
+    p.add_argument("--go", default="movetime 100", metavar="GO",
+                   help="the limits of an engine whose setting gives none: the protocol's "
+                   "go arguments movetime MS, depth D, nodes N (default 'movetime 100')")
+    p.add_argument("--worst", type=_worst, default=10,
+                   help="the worst moves listed per engine (default 10)")
+    _common(p, directory=True)
+    p.set_defaults(handler=command_judge)
 
     p = commands.add_parser("engine", help="speak the engine protocol on stdin/stdout",
                             description=ENGINE_DESCRIPTION)
@@ -654,6 +832,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--memory-per-worker", type=_gib, default=None, metavar="GiB",
                    help="with --workers: memory each worker gives to units (default: the "
                    "available memory, shared)")
+    q.add_argument("--stop-after", type=_duration, default=None, metavar="DURATION",
+                   help="end cleanly after this long (2h30m, 90m, 45s, or minutes), the pair "
+                   "being solved saved: the same command resumes (under a job's wall-time "
+                   "limit, leave a few minutes for the last save)")
+    q.add_argument("--checkpoint-every", type=_duration, default=DEFAULT_CHECKPOINT,
+                   metavar="DURATION",
+                   help="a long pair saves its state this often, so that a build killed at any "
+                   f"moment loses at most about that much work (default "
+                   f"{DEFAULT_CHECKPOINT / 60:g}m)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_build)
 
@@ -689,8 +876,48 @@ def build_parser() -> argparse.ArgumentParser:
                    help="verify only the classes with at least this many blanks (default 0)")
     q.add_argument("--max-blanks", type=_blanks, default=None,
                    help="... and at most this many (default: every built class)")
+    q.add_argument("--sample", type=_entries_to_verify, default=None, metavar="N",
+                   help="re-derive N random entries of each class (runs of 512 entries, every "
+                        "entry of a smaller class) instead of every entry")
+    q.add_argument("--seed", type=_seed, default=0, help="seed of the sample (default 0)")
     _common(q, directory=True, jobs=True)
     q.set_defaults(handler=command_tablebase_verify)
+
+    q = tablebase_commands.add_parser(
+        "manifest", help="write the folder's MANIFEST.json: every table file with its bytes, "
+        "SHA-256, format and class counts", description=MANIFEST_DESCRIPTION)
+    _common(q, directory=True, jobs=True)
+    q.set_defaults(handler=command_tablebase_manifest)
+
+    q = tablebase_commands.add_parser(
+        "download", help="fetch tables from a mirror, each checked against its manifest",
+        description=DOWNLOAD_DESCRIPTION)
+    q.add_argument("base", metavar="BASE",
+                   help="the mirror's URL, which serves BASE/MANIFEST.json and the files "
+                   "(another quixo serve: http://HOST:PORT/tables)")
+    q.add_argument("--size", type=_size, default=None,
+                   help="only the tables of this board size (default: every size listed)")
+    q.add_argument("--max-blanks", type=_blanks, default=None,
+                   help="only classes with at most this many blank cubes (default: all)")
+    q.add_argument("--jobs", type=_downloads, default=4,
+                   help="files fetched at once (default 4)")
+    q.add_argument("--timeout", type=_seconds, default=30.0,
+                   help="seconds a silent connection is waited for before it is retried "
+                   "(default 30)")
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_download)
+
+    q = tablebase_commands.add_parser(
+        "sample", help="random positions with their exact values, for learning (.npz)",
+        description=SAMPLE_DESCRIPTION)
+    q.add_argument("--count", type=_sample_count, required=True, help="positions to draw")
+    q.add_argument("--blanks", type=_blank_list, required=True, metavar="LIST",
+                   help="the blank counts to draw from, such as 0,1,2 or 3-6")
+    q.add_argument("--seed", type=_seed, required=True)
+    q.add_argument("--out", required=True, metavar="FILE", help="the .npz file to write")
+    q.add_argument("--size", type=_size, default=5)
+    _common(q, directory=True)
+    q.set_defaults(handler=command_tablebase_sample)
 
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
@@ -744,6 +971,8 @@ INTERRUPTED: dict[str | None, str] = {
     "build": "interrupted; the finished classes are kept, run the same command again to resume",
     "compress": "interrupted; the converted tables are kept, run the same command again to "
                 "resume",
+    "download": "interrupted; the files already checked are kept, run the same command again "
+                "to resume",
     "match": "interrupted; the finished games are kept in the records file, run the same "
              "command again to resume"}
 

@@ -2,9 +2,11 @@
 of the SPEC's "Engine protocol" section, so that `quixo match` (or any other program) can play
 it as a separate program.
 
-    uci                        -> id name ..., id author ..., option name Hash ..., uciok
+    uci                        -> id name ..., id author ..., option name Hash ...,
+                                  option name Traps type check default true, uciok
     isready                    -> readyok (at once, also while searching)
     setoption name Hash value 128
+    setoption name Traps value false
     ucinewgame                 (forget the game: its position and history)
     position startpos [size N] [players 2|4] [moves M1 M2 ...]
     position POSITION [moves M1 M2 ...]
@@ -30,6 +32,9 @@ How the protocol's choices are made here:
 - `info` lines come after every completed iteration of the search, one for a table's answer
   (depth 0). `score win N` / `score loss N`: proven; N is the exact plies, or the bound on
   them when only a bound is known. `score draw`: proven. `score cp C`: the heuristic.
+- `Traps` (a check option, UCI's `type check`: true or false; true when the engine has tables,
+  false without): where the tables answer, play the best move that sets the opponent the most
+  traps (tablebase/traps.py), not the first of the equal best moves.
 - `position`, `go`, `setoption` and `ucinewgame` need the engine idle: sent during a search
   with limits, they wait for its `bestmove` (so a script may send its commands at once, as it
   may to UCI chess engines); during a search without limits they are refused.
@@ -56,7 +61,7 @@ from . import __version__
 from .baseboard import BaseBoard
 from .errors import QuixoError
 from .limits import available_memory, check_table_mib
-from .search import DEPTH_LIMIT, BaseSolver, SearchResult
+from .search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
 from .search.weights import WeightSet
 from .tablebase import Tablebase
 from .variants import VARIANTS, Variant, find_variant, parse_board, variant_of
@@ -64,6 +69,8 @@ from .variants import VARIANTS, Variant, find_variant, parse_board, variant_of
 ENGINE_NAME = f"quixo-solver {__version__}"
 ENGINE_AUTHOR = "the quixo-solver developers"
 HASH_OPTION = "Hash"
+TRAPS_OPTION = "Traps"
+CHECK_VALUES = {"true": True, "false": False}
 DEFAULT_HASH_MIB = 64
 MIN_HASH_MIB = 1
 LARGEST_HASH_MIB = 1 << 20          # the spin's maximum on a machine with more memory than that
@@ -291,6 +298,7 @@ class EngineSession:
         self.tablebase = tablebase
         self.weights = weights          # None: each variant's default weights
         self.hash_mib = hash_mib
+        self.traps = tablebase is not None      # the Traps option
         self.max_hash_mib = max(MIN_HASH_MIB, min(LARGEST_HASH_MIB,
                                                   available_memory() // 2**20))
         self.board: BaseBoard | None = None
@@ -346,6 +354,8 @@ class EngineSession:
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"option name {HASH_OPTION} type spin default {self.hash_mib} "
                   f"min {MIN_HASH_MIB} max {self.max_hash_mib}")
+        self.send(f"option name {TRAPS_OPTION} type check default "
+                  f"{'true' if self.traps else 'false'}")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -355,8 +365,12 @@ class EngineSession:
     def _setoption(self, arguments: list[str]) -> None:
         name, value = parse_setoption(arguments)
         self._refuse_while_searching("setoption")
+        if name.lower() == TRAPS_OPTION.lower():
+            self._set_traps(value)
+            return
         if name.lower() != HASH_OPTION.lower():
-            raise ProtocolError(f"unknown option {_quote([name])} (options: {HASH_OPTION})")
+            raise ProtocolError(f"unknown option {_quote([name])} (options: {HASH_OPTION}, "
+                                f"{TRAPS_OPTION})")
         if value is None or not value.isdigit() or len(value) > 9:
             raise ProtocolError(f"{HASH_OPTION} takes a whole number of MiB, not "
                                 f"{_quote([value or ''])}")
@@ -369,6 +383,15 @@ class EngineSession:
             self.hash_mib = mib
             self._solvers.clear()              # new tables, of the new size, when next used
             self._prepared.clear()
+
+    def _set_traps(self, value: str | None) -> None:
+        if value is None or value.lower() not in CHECK_VALUES:
+            raise ProtocolError(f"{TRAPS_OPTION} takes true or false, not "
+                                f"{_quote([value or ''])}")
+        self.traps = CHECK_VALUES[value.lower()]
+        for solver in self._solvers.values():
+            if isinstance(solver, Solver):
+                solver.traps = self.traps
 
     def _new_game(self, arguments: list[str]) -> None:
         self._no_arguments("ucinewgame", arguments)
@@ -432,7 +455,7 @@ class EngineSession:
         if solver is None:
             solver = variant.new_solver(self.hash_mib,
                                         self.tablebase if variant.uses_tablebases else None,
-                                        self.weights)
+                                        self.weights, traps=self.traps)
             self._solvers[variant.name] = solver
         if (variant.name, board.size) not in self._prepared:
             solver.allow()                     # no search runs: undo the last stop

@@ -35,12 +35,13 @@ def check_perft_depth(depth: object) -> int:
     return whole_number("depth", depth, 0, MAX_PERFT_DEPTH, DepthError)
 
 
-def check_seconds(name: str, value: object) -> float:
-    """A positive, finite number of seconds."""
+def check_seconds(name: str, value: object, *, zero_allowed: bool = False) -> float:
+    """A positive (or with `zero_allowed`, non-negative), finite number of seconds."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise LimitError(f"{name} must be a number of seconds, not {clip(value)}")
-    if not 0 < value < math.inf:
-        raise LimitError(f"{name} must be a positive, finite number of seconds, not {value!r}")
+    if not (0 <= value if zero_allowed else 0 < value) or not value < math.inf:
+        kind = "non-negative" if zero_allowed else "positive"
+        raise LimitError(f"{name} must be a {kind}, finite number of seconds, not {value!r}")
     return float(value)
 
 

@@ -5,8 +5,10 @@ result is a score with its interval and an Elo difference with its error (`match
 An engine setting is text such as ``time=1`` or ``depth=6,hash=16,tables=off`` or
 ``clock=10s+0.1s``: keys `time` (seconds per move), `depth` (plies), `nodes` (per move),
 `clock` (a time control: the engine manages its clock and may lose on time), `hash` (MiB of
-transposition table), `tables` (on/off: probe the tablebases), `weights` (a weights file for
-the evaluation, search/weights.py; read and checked when the setting is parsed).
+transposition table), `tables` (on/off: probe the tablebases), `traps` (on/off, default on:
+where the tables answer, the best move that sets the opponent the most traps,
+tablebase/traps.py), `weights` (a weights file for the evaluation, search/weights.py; read and
+checked when the setting is parsed).
 
 ``cmd=PROGRAM ARGS`` plays a separate program that speaks the engine protocol (SPEC "Engine
 protocol"; `quixo engine` is one, `benchmarks/legacy_engine.py` another) instead of this
@@ -23,8 +25,15 @@ the match goes on with the program started again.
 
 Quixo has no draw rule; a match needs one, so a game is adjudicated a draw on the third
 occurrence of a position (same board, same player to move) and when it reaches the ply limit
-(the opening's plies count). Each game's record says why it ended: "line" (a player made a
-line), "time", "repetition", "move limit", "crash" or "illegal move".
+(the opening's plies count). With `adjudicate`, a game ends as soon as its position is in the
+tables, scored as they say (as engine tournaments end games that the tables decide); its
+record's `adjudication` gives the position and its value. Each game's record says why it
+ended: "line" (a player made a line), "time", "repetition", "move limit", "crash", "illegal
+move" or "tables".
+
+The games start from the empty board, or with `openings` (a file of positions, as
+cutechess's opening books) from the position of the pair's number (cycling through them);
+then `opening_plies` random plies.
 
 With a sequential test (`match_stats.Sprt`, `--sprt`), the match stops once the test decides:
 after each game the test is run on the complete pairs recorded; once it accepts H0 or H1 no
@@ -43,6 +52,7 @@ from __future__ import annotations
 
 import atexit
 import concurrent.futures
+import hashlib
 import json
 import multiprocessing
 import os
@@ -61,6 +71,7 @@ from solverkit.progress import Progress
 
 from . import geometry, match_stats
 from .baseboard import BaseBoard
+from .board import Board
 from .clock import GameClock, TimeControl
 from .engine_process import EngineFailure, EngineProcess, describe_command
 from .errors import ClockError, MatchError, QuixoError
@@ -68,11 +79,12 @@ from .limits import check_seconds, check_table_mib
 from .match_stats import Sprt
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set
-from .tablebase import Tablebase
-from .variants import Variant, VariantError, find_variant
+from .tablebase import ProbeResult, Tablebase
+from .variants import Variant, VariantError, find_variant, parse_board
 
 ENGINES = ("A", "B")
-REASONS = match_stats.REASONS     # line, time, repetition, move limit, crash, illegal move
+REASONS = match_stats.REASONS     # line, time, repetition, move limit, crash, illegal move,
+                                  # tables
 REPETITIONS = 3              # the occurrence of a position that draws the game
 DEFAULT_HASH_MIB = 64.0
 MAX_OPENING_PLIES = 40
@@ -80,10 +92,12 @@ MAX_PLIES = 100000
 MAX_PAIRS = 1000000
 OPENING_ATTEMPTS = 1000      # random openings drawn before giving up on a pair
 RECORDS_VERSION = 1
-KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "weights", "cmd")
+KEYS = ("time", "depth", "nodes", "clock", "hash", "tables", "traps", "weights", "cmd")
+LIMIT_KEYS = ("time", "depth", "nodes", "clock")
 MAX_NODES = 2**63 - 1
 TIME_MARGIN = 1.0             # seconds a program may answer after its time per move
 UNTIMED_MOVE_SECONDS = 300.0  # a program's move with a depth or node limit alone
+MAX_OPENINGS = 1000000
 HASH_OPTION = "Hash"
 DEFAULT_PROGRAM_SECONDS = 1.0 # the time per move of a cmd= setting that gives no limit
 
@@ -103,6 +117,7 @@ class EngineSetting:
     nodes: int | None = None
     cmd: str | None = None
     weights: str | None = None     # a weights file (None: the variant's default weights)
+    traps: bool = True             # with tables: the best move that sets the most traps
 
     def __post_init__(self) -> None:
         limited = not (self.time is None and self.depth is None and self.clock is None
@@ -121,6 +136,9 @@ class EngineSetting:
             if not self.tables:
                 raise MatchError("tables= is for this package's engine: give the program "
                                  "its own option (quixo engine --no-tablebase)")
+            if not self.traps:
+                raise MatchError("traps= is for this package's engine: a program has its own "
+                                 "option (Traps)")
             if self.weights is not None:
                 raise MatchError("weights= is for this package's engine: give the program "
                                  "its own option (quixo engine --weights FILE)")
@@ -129,10 +147,11 @@ class EngineSetting:
                                  f"not {self.hash:g}")
 
     @classmethod
-    def parse(cls, text: str) -> "EngineSetting":
+    def parse(cls, text: str, limits: dict[str, Any] | None = None) -> "EngineSetting":
         """`time=1`, `depth=6,hash=16,tables=off`, `clock=10m+5s`, `cmd=quixo engine,time=0.1`:
         keys and values separated by commas or spaces (a cmd= value runs to the next key);
-        MatchError naming what is wrong."""
+        MatchError naming what is wrong. `limits` (such as {"time": 0.1}): the limits of a
+        setting that gives none of its own."""
         if not isinstance(text, str):
             raise MatchError(f"an engine setting is text such as 'time=1', not {clip(text)}")
         values: dict[str, Any] = {}
@@ -143,11 +162,14 @@ class EngineSetting:
                                                     ", ".join(f"{k}=..." for k in KEYS)):
             if key in values:            # a second cmd=
                 raise MatchError(f"{key}= is given twice in {clip(text)}")
-            if key in ("tables", "weights") and command is not None:
-                option = "--no-tablebase" if key == "tables" else "--weights FILE"
+            if key in ("tables", "weights", "traps") and command is not None:
+                option = {"tables": "quixo engine --no-tablebase",
+                          "weights": "quixo engine --weights FILE", "traps": "Traps"}[key]
                 raise MatchError(f"{key}= is for this package's engine: give the program its "
-                                 f"own option (quixo engine {option})")
+                                 f"own option ({option})")
             values[key] = _value(key, value)
+        if limits and not any(key in values for key in LIMIT_KEYS):
+            values.update(limits)
         return cls(**values)
 
     @property
@@ -175,6 +197,8 @@ class EngineSetting:
         parts.append(f"hash={self.hash:g}")
         if self.cmd is None:
             parts.append(f"tables={'on' if self.tables else 'off'}")
+        if not self.traps:       # only when off: the settings of earlier records stay as they were
+            parts.append("traps=off")
         if self.weights is not None:
             parts.append(f"weights={self.weights}")
         return ",".join(parts)
@@ -185,7 +209,7 @@ class EngineSetting:
                 "clock": None if self.clock is None else {
                     "seconds": self.clock.seconds, "increment": self.clock.increment},
                 "hash_mib": self.hash, "tables": self.uses_tables, "cmd": self.cmd,
-                "weights": self.weights}
+                "weights": self.weights, "traps": self.uses_tables and self.traps}
 
 
 _NEXT_KEY = re.compile(r"[,\s]+(?=(?:%s)=)" % "|".join(KEYS), re.IGNORECASE)
@@ -241,7 +265,7 @@ def _value(key: str, text: str) -> Any:
         if key == "hash":
             return check_table_mib(_number(text, "hash="), "hash=")
         if text.lower() not in ("on", "off"):
-            raise MatchError(f"tables= must be on or off, not {clip(text)}")
+            raise MatchError(f"{key}= must be on or off, not {clip(text)}")
         return text.lower() == "on"
     except ClockError:
         raise
@@ -268,10 +292,18 @@ class MatchSettings:
     seed: int = 1
     opening_plies: int = 4
     max_plies: int = 200
+    adjudicate: bool = False         # end a game once its position is in the tables
+    openings: tuple[str, ...] = ()   # the positions games start from (none: the empty board)
 
     def __post_init__(self) -> None:
         geometry.check_size(self.size)
         variant = self.variant
+        if self.adjudicate and not variant.uses_tablebases:
+            raise MatchError(f"the {variant.name} game has no tables to adjudicate by")
+        if len(self.openings) > MAX_OPENINGS:
+            raise MatchError(f"at most {MAX_OPENINGS} openings, not {len(self.openings)}")
+        object.__setattr__(self, "openings", tuple(
+            _opening_position(variant, self.size, text) for text in self.openings))
         if not variant.uses_tablebases and any(not e.tables for e in self.engines.values()):
             raise MatchError(f"tables=off applies to games with tablebases: the {variant.name} "
                              "search has none (3x3 is always answered by its solution)")
@@ -295,24 +327,67 @@ class MatchSettings:
         return {"A": self.engine_a, "B": self.engine_b}
 
     def identity(self) -> dict[str, Any]:
-        """The settings every game record carries, compared when a match resumes."""
-        return {"version": RECORDS_VERSION, "engine_a": str(self.engine_a),
-                "engine_b": str(self.engine_b), "size": self.size, "players": self.players,
-                "seed": self.seed, "opening_plies": self.opening_plies,
-                "max_plies": self.max_plies}
+        """The settings every game record carries, compared when a match resumes (the
+        adjudication and the openings only when given: earlier records stay resumable)."""
+        identity: dict[str, Any] = {
+            "version": RECORDS_VERSION, "engine_a": str(self.engine_a),
+            "engine_b": str(self.engine_b), "size": self.size, "players": self.players,
+            "seed": self.seed, "opening_plies": self.opening_plies,
+            "max_plies": self.max_plies}
+        if self.adjudicate:
+            identity["adjudicate"] = True
+        if self.openings:
+            digest = hashlib.sha256("\n".join(self.openings).encode("utf-8")).hexdigest()
+            identity["openings"] = {"count": len(self.openings), "sha256": digest}
+        return identity
 
 
-def start_board(settings: MatchSettings) -> BaseBoard:
+def _opening_position(variant: Variant, size: int, text: str) -> str:
+    """An opening position in SPEC notation, checked: of the match's game and size, and not
+    over."""
+    try:
+        board = parse_board(text)
+    except QuixoError as error:
+        raise MatchError(f"opening {clip(text)}: {error}") from None
+    if not isinstance(board, variant.board_type) or board.size != size:
+        raise MatchError(f"opening {board} is not a position of the {size}x{size} "
+                         f"{variant.name} game")
+    if board.is_game_over():
+        raise MatchError(f"opening {board}: the game is over there")
+    return str(board)
+
+
+def read_positions(path: str | os.PathLike[str]) -> list[tuple[int, str]]:
+    """The positions of a file, one per line, `#` starting a comment, with their line
+    numbers (read, not parsed)."""
+    found = []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                text = line.split("#", 1)[0].strip()
+                if text:
+                    found.append((number, text))
+    except UnicodeDecodeError:
+        raise MatchError(f"{cut_path(path)} is not a text file (UTF-8)") from None
+    if not found:
+        raise MatchError(f"{cut_path(path)} holds no position")
+    return found
+
+
+def start_board(settings: MatchSettings, pair: int = 0) -> BaseBoard:
+    """The board a pair's games start from, before the random plies of its opening."""
+    if settings.openings:
+        return parse_board(settings.openings[pair % len(settings.openings)])
     return settings.variant.start(settings.size)
 
 
 def opening(settings: MatchSettings, pair: int) -> list[str]:
-    """The random opening of a pair: `opening_plies` legal moves from the empty board, none
+    """The random opening of a pair: `opening_plies` legal moves from its start board, none
     of which ends the game, drawn from a generator seeded by the match's seed and the pair
     (so a pair's opening never depends on the others, nor on the workers)."""
     generator = random.Random(f"quixo-match/{settings.seed}/{pair}")
     for _ in range(OPENING_ATTEMPTS):
-        board, moves = start_board(settings), []
+        board, moves = start_board(settings, pair), []
         for _ in range(settings.opening_plies):
             choices = [move for move in board.legal_moves if not _ends(board, move)]
             if not choices:
@@ -375,7 +450,7 @@ def build_solver(setting: EngineSetting, settings: MatchSettings,
     variant = settings.variant
     use_tables = variant.uses_tablebases and setting.tables
     solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None,
-                                setting.weights)
+                                setting.weights, traps=setting.traps)
     solver.prepare(settings.size)
     return solver
 
@@ -405,10 +480,13 @@ def check_programs(settings: MatchSettings) -> dict[str, str | None]:
     return names
 
 
-def position_command(settings: MatchSettings, history: list[str]) -> str:
-    """`position startpos size N players P [moves ...]`: the game from its empty board."""
-    words = ["position", "startpos", "size", str(settings.size), "players",
-             str(settings.players)]
+def position_command(settings: MatchSettings, history: list[str], start: str | None = None
+                     ) -> str:
+    """`position startpos size N players P [moves ...]`: the game from its empty board, or
+    `position START [moves ...]` from its `start` position."""
+    words = (["position", *start.split()] if start is not None else
+             ["position", "startpos", "size", str(settings.size), "players",
+              str(settings.players)])
     if history:
         words += ["moves", *history]
     return " ".join(words)
@@ -442,10 +520,11 @@ def answer_seconds(setting: EngineSetting, clocks: GameClock, player: str) -> fl
 
 
 def _choose(player: Player, setting: EngineSetting, settings: MatchSettings, board: BaseBoard,
-            history: list[str], clocks: GameClock, mover: str) -> Any:
+            history: list[str], clocks: GameClock, mover: str, start: str | None) -> Any:
     """The move (a move object, or a program's text) of the engine to move."""
     if isinstance(player, ExternalEngine):
-        return player.move(position_command(settings, history), go_command(setting, clocks),
+        return player.move(position_command(settings, history, start),
+                           go_command(setting, clocks),
                            answer_seconds(setting, clocks, mover))
     if setting.clock is not None:
         result = player.solve(board, depth=setting.depth, nodes=setting.nodes,
@@ -457,12 +536,17 @@ def _choose(player: Player, setting: EngineSetting, settings: MatchSettings, boa
 
 
 def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, Player],
-              now: Callable[[], float] = time.perf_counter) -> dict[str, Any]:
+              now: Callable[[], float] = time.perf_counter,
+              tables: Tablebase | None = None) -> dict[str, Any]:
     """Game `game` (0 or 1) of pair `pair`: engine A plays the first team (X) in game 0,
-    engine B in game 1. Returns the game's record."""
+    engine B in game 1. Returns the game's record. `tables`: what an adjudicated match
+    adjudicates by."""
+    if settings.adjudicate and tables is None:
+        raise MatchError("an adjudicated match needs the tables to adjudicate by")
     started = now()
     opening_moves = opening(settings, pair)
-    board = start_board(settings)
+    board = start_board(settings, pair)
+    start = str(board) if settings.openings else None
     seen: Counter[str] = Counter([str(board)])
     for move in opening_moves:
         board.push(move)
@@ -478,6 +562,7 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
     reason: str | None = None
     loser: str | None = None          # the engine that lost by its own fault
     detail: str | None = None
+    adjudication: ProbeResult | None = None
     for engine in ENGINES:
         player = solvers[engine]
         if isinstance(player, ExternalEngine):
@@ -490,6 +575,13 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
         if board.is_game_over():
             reason = "line"
             break
+        if settings.adjudicate:
+            assert tables is not None
+            assert isinstance(board, Board)      # the game with tables: two players
+            adjudication = tables.get(board)
+            if adjudication is not None:
+                reason = "tables"
+                break
         if len(opening_moves) + len(moves) >= settings.max_plies:
             reason = "move limit"
             break
@@ -498,7 +590,7 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
         clocks.start(mover)
         try:
             move = _choose(solvers[engine], settings.engines[engine], settings, board,
-                           opening_moves + moves, clocks, mover)
+                           opening_moves + moves, clocks, mover, start)
         except EngineFailure as failure:
             clocks.stop()
             reason, loser, detail = failure.reason, engine, str(failure)
@@ -517,6 +609,9 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
             reason = "repetition"
     if reason == "line":
         winner: str | None = board.winner()
+    elif adjudication is not None:
+        winner = (None if adjudication.wdl == 0 else board.turn if adjudication.wdl > 0
+                  else {"X": "O", "O": "X"}[board.turn])
     elif loser is not None:
         winner = engine_team[ENGINES[loser == "A"]]
     else:
@@ -532,7 +627,12 @@ def play_game(settings: MatchSettings, pair: int, game: int, solvers: dict[str, 
             "flagged": clocks.flagged, "detail": detail,
             "clocks": ({player: round(clocks.left(player), 4) for player in clocks.controls}
                        or None),
-            "seconds": round(now() - started, 3), "match": settings.identity()}
+            "seconds": round(now() - started, 3),
+            "adjudication": None if adjudication is None else {
+                "position": str(board), "value": adjudication.value,
+                "plies": adjudication.plies},
+            **({"start": start} if start is not None else {}),
+            "match": settings.identity()}
 
 
 # -- the records file ---------------------------------------------------------------------------
@@ -603,11 +703,25 @@ def _start_worker(settings: MatchSettings, tables: str | None) -> None:
     _worker_state["settings"] = settings
     _worker_state["solvers"] = {name: build_solver(setting, settings, tables, name)
                                 for name, setting in settings.engines.items()}
+    _worker_state["tables"] = adjudicator(settings, tables)
     atexit.register(close_players, _worker_state["solvers"])
 
 
 def _worker_game(pair: int, game: int) -> dict[str, Any]:
-    return play_game(_worker_state["settings"], pair, game, _worker_state["solvers"])
+    return play_game(_worker_state["settings"], pair, game, _worker_state["solvers"],
+                     tables=_worker_state["tables"])
+
+
+def adjudicator(settings: MatchSettings, tables: str | os.PathLike[str] | None
+                ) -> Tablebase | None:
+    """The tables an adjudicated match adjudicates by (None for a match that is not);
+    MatchError if the folder holds none of the match's board size."""
+    if not settings.adjudicate:
+        return None
+    if tables is None or not Tablebase(tables).has_size(settings.size):
+        raise MatchError(f"no {settings.size}x{settings.size} tables to adjudicate by in "
+                         f"{'no folder' if tables is None else cut_path(tables)}")
+    return Tablebase(tables)
 
 
 def run_match(settings: MatchSettings, pairs: int, records_path: str | os.PathLike[str], *,
@@ -635,6 +749,7 @@ def run_match(settings: MatchSettings, pairs: int, records_path: str | os.PathLi
     todo = [] if finished else [(pair, game) for pair in range(pairs) for game in (0, 1)
                                 if (pair, game) not in records]
     names = check_programs(settings) if todo else {}
+    judge_tables = adjudicator(settings, tables) if todo else None
     workers = min(jobs or os.cpu_count() or 1, max(len(todo), 1))
     folder = None if tables is None else os.fspath(tables)
     bar = Progress(len(todo), "", enabled=progress)
@@ -666,7 +781,7 @@ def run_match(settings: MatchSettings, pairs: int, records_path: str | os.PathLi
                 for pair, game in todo:
                     if not may_start():
                         break
-                    keep(play_game(settings, pair, game, solvers))
+                    keep(play_game(settings, pair, game, solvers, tables=judge_tables))
             finally:
                 close_players(solvers)
         else:

@@ -48,7 +48,7 @@ NELO_PER_T = 800.0 / math.log(10.0)      # normalized Elo per unit of t-value, p
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)     # engine A's score of a pair, by pentanomial bin
 PAIR_KINDS = ("LL", "LD", "WL", "DD", "WD", "WW")   # A's two results; WL and DD both score 1/2
 EMPTY_BIN = 1e-3           # what an empty bin counts for in the LLR (as fastchess, OpenBench)
-REASONS = ("line", "time", "repetition", "move limit", "crash", "illegal move")
+REASONS = ("line", "time", "repetition", "move limit", "crash", "illegal move", "tables")
 FORFEITS = ("time", "crash", "illegal move")   # the reasons a game is lost by an engine's fault
 VARIANCE_NOTE = ("pentanomial: the variance of the game-pair scores, since each opening is "
                  "played twice with the colours swapped")

@@ -47,14 +47,17 @@ class Variant:
         return self.board_type(size=size)
 
     def new_solver(self, tt_mib: float = 64, tablebase: BaseTablebase | str | None = None,
-                   weights: WeightSet | Weights | str | None = None) -> BaseSolver[Any]:
-        """A solver of this variant; `tablebase` only where the variant probes tables."""
+                   weights: WeightSet | Weights | str | None = None, *,
+                   traps: bool = True) -> BaseSolver[Any]:
+        """A solver of this variant; `tablebase` only where the variant probes tables, and
+        `traps` (Solver) is what its solver does with them."""
         if not self.uses_tablebases:
             if tablebase is not None:
                 raise VariantError(f"the {self.name} game has no tablebase files")
             return self.solver_type(tt_mib, weights)
         solver_type: Any = self.solver_type     # a solver type that takes a tablebase
-        solver: BaseSolver[Any] = solver_type(tt_mib, tablebase=tablebase, weights=weights)
+        solver: BaseSolver[Any] = solver_type(tt_mib, tablebase=tablebase, weights=weights,
+                                              traps=traps)
         return solver
 
 

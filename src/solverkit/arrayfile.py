@@ -88,11 +88,11 @@ def write_atomically(path: Path | str, pieces: Iterable[bytes | memoryview]) -> 
             raise
     except OSError as error:
         raise OSError(error.errno, error.strerror or str(error), str(path)) from error
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
     return path
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make the rename durable where the system allows it (best effort)."""
     try:
         descriptor = os.open(folder, os.O_RDONLY)

@@ -144,6 +144,28 @@ def number(what: str, check: Callable[[float], float]) -> Callable[[str], float]
     return parsed(what, parse)
 
 
+DURATION = re.compile(r"(?:(\d+(?:\.\d*)?)h)?(?:(\d+(?:\.\d*)?)m)?(?:(\d+(?:\.\d*)?)s)?")
+
+
+def parse_duration(text: str) -> float:
+    """Seconds of a duration: with units, as a job scheduler's wall time is written (`2h30m`,
+    `90m`, `1.5h`, `45s`, `1h5m30s`), or a plain number of minutes; ValueError naming the
+    forms otherwise."""
+    written = text.strip().lower()
+    found = DURATION.fullmatch(written)
+    if re.fullmatch(r"\d+(?:\.\d*)?", written):
+        found = DURATION.fullmatch(written + "m")
+    if not written or found is None or not any(found.groups()):
+        raise ValueError(f"expected a duration such as 2h30m, 90m, 45s or a number of minutes, "
+                         f"not {cut(repr(text))}")
+    hours, minutes, seconds = (float(part) if part else 0.0 for part in found.groups())
+    total = 3600 * hours + 60 * minutes + seconds
+    if not 0 < total < math.inf:
+        raise ValueError(f"expected a positive duration, not {cut(repr(text))}")
+    return total
+
+
+
 def parsed(what: str, parse: Callable[[str], T]) -> Callable[[str], T]:
     """An argparse type from a parser of the package (a time control, a sheet ...), whose
     ValueError becomes the usage message."""

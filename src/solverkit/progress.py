@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import TextIO
 
@@ -42,3 +43,22 @@ class Progress:
             self.draw(force=True)
             self.stream.write("\n")
             self.stream.flush()
+
+
+class ByteProgress:
+    """A bar of bytes done out of `total`, labelled in MB, that several threads advance at
+    once (files hashed or fetched side by side); a negative amount takes bytes back (a
+    transfer that starts over)."""
+
+    def __init__(self, total: int, *, enabled: bool | None = None) -> None:
+        self.bar = Progress(total, "", enabled=enabled)
+        self.lock = threading.Lock()
+
+    def __call__(self, amount: int) -> None:
+        with self.lock:
+            done = self.bar.done + amount
+            self.bar.advance(amount, f"{done / 1e6:,.1f} of {self.bar.total / 1e6:,.1f} MB")
+
+    def close(self) -> None:
+        with self.lock:
+            self.bar.close()

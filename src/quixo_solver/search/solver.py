@@ -25,6 +25,7 @@ from ..errors import QuixoError
 
 from ..tablebase import BaseTablebase, MissingTableError, Tablebase
 from ..tablebase import values as table_values
+from ..tablebase.traps import trap_move
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult, preference
@@ -42,7 +43,9 @@ class Solver(BaseSolver[Board]):
     ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
     node, a ``RemoteTablebase`` (probed at the root and for its moves only: the search
     kernel reads local files), or None; ``weights`` are the evaluation's
-    (search/weights.py).
+    (search/weights.py). ``traps``: where the tables answer, play the best move that sets
+    the opponent the most traps (tablebase/traps.py) rather than the first of the equal best
+    moves.
     """
 
     board_type = Board
@@ -51,7 +54,8 @@ class Solver(BaseSolver[Board]):
 
     def __init__(self, tt_mib: float = 64,
                  tablebase: BaseTablebase | str | os.PathLike[str] | None = None,
-                 weights: WeightSet | Weights | str | None = None) -> None:
+                 weights: WeightSet | Weights | str | None = None, *,
+                 traps: bool = True) -> None:
         super().__init__(tt_mib, weights)
         if isinstance(tablebase, (str, os.PathLike)):
             tablebase = Tablebase(tablebase)
@@ -59,6 +63,7 @@ class Solver(BaseSolver[Board]):
             raise QuixoError("tablebase must be a Tablebase (or a RemoteTablebase), a folder "
                              f"or None, not {clip(tablebase)}")
         self.tablebase = tablebase
+        self.traps = traps
 
     def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
         """The move-by-move analysis's answer when every move ends the game or leads into a
@@ -104,7 +109,14 @@ class Solver(BaseSolver[Board]):
         if self.tablebase is None:
             return super().tablebase_result(board, line)
         result = self.tablebase.probe(board)
-        played = self.tablebase.best_line(board, line)
+        first = trap_move(self.tablebase, board) if self.traps and line != 0 else None
+        if first is None:
+            played = self.tablebase.best_line(board, line)
+        else:                       # the trap-setting move, then the line of best play on
+            child = board.copy(stack=False)
+            child.push(first)
+            rest = 0 if result.wdl == 0 else None if line is None else line - 1
+            played = [first] + self.tablebase.best_line(child, rest)
         return SearchResult(result.value, result.plies, played[0] if played else None, played,
                             source="tablebase")
 

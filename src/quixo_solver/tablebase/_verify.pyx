@@ -10,7 +10,7 @@ Terminal positions must hold their 0-ply value (SPEC). Children are found in the
 through the symmetry-class index (_orbit_index.pxd); every entry is checked, and every hole
 must hold 0.
 """
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
@@ -24,6 +24,9 @@ from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
 from ._index cimport pdep
 from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
+from ._codec cimport DAMAGED_DATA
+from ._reader cimport SegmentCache, TableReader, read_position
+from ._table cimport CompressedTable
 from ._orbit_index import orbit_class
 
 cdef enum:
@@ -130,6 +133,139 @@ def verify_class(int size, int mover_count, int opponent_count, values, same_pai
     bad = np.asarray(bad_in_chunk)
     firsts = np.asarray(first_bad)
     return int(bad.sum()), [int(i) for i in firsts[firsts >= 0][:report_limit]]
+
+
+cdef enum:
+    # decoded segments each thread keeps of each table: a run of sampled entries (one segment
+    # of its class) reaches, by each of its moves, one block of a child class (some 50
+    # segments), so the run's children are decoded once for the whole run
+    SAMPLE_CACHE_SLOTS = 4096
+    SAMPLE_CHUNK = 512          # sampled entries of one unit of parallel work: a run
+
+
+cdef inline int value_from_files(const Geometry* g, mask_t mover, mask_t opponent,
+                                 const TableReader* same, SegmentCache* same_cache,
+                                 const TableReader* after_blank, SegmentCache* blank_cache,
+                                 int mover_count) noexcept nogil:
+    """expected_value with the children read from their compressed files (DAMAGED_DATA if a
+    block of one is damaged): the same rule, other storage."""
+    cdef int position_status = status(g, mover, opponent)
+    cdef int move, child, fewest_loss = -1, most_win = -1
+    cdef bint draw = False
+    cdef mask_t child_mover, child_opponent
+    if position_status == STATUS_WIN:
+        return win_in(0)
+    if position_status == STATUS_LOSS:
+        return loss_in(0)
+    for move in range(g.move_count):
+        if not is_legal(g, move, opponent):
+            continue
+        play(g, move, mover, opponent, &child_mover, &child_opponent)
+        if popcount(child_opponent) == mover_count:
+            child = read_position(same, same_cache, g, child_mover, child_opponent)
+        else:
+            child = read_position(after_blank, blank_cache, g, child_mover, child_opponent)
+        if child == DAMAGED_DATA:
+            return DAMAGED_DATA
+        if child == DRAW_CODE:
+            draw = True
+        elif is_win(child):
+            if plies_of(child) > most_win:
+                most_win = plies_of(child)
+        elif fewest_loss < 0 or plies_of(child) < fewest_loss:
+            fewest_loss = plies_of(child)
+    if fewest_loss >= 0:
+        return win_in(fewest_loss + 1)
+    if draw:
+        return DRAW_CODE
+    return loss_in(most_win + 1)
+
+
+def verify_sample(int size, int mover_count, int opponent_count, CompressedTable own,
+                  CompressedTable same_pair, CompressedTable next_pair, indices,
+                  int threads, int report_limit=10):
+    """Check the entries `indices` (uint64, ascending) of class (mover_count,
+    opponent_count) against their children, every value read from the compressed files
+    (a few KiB of memory whatever the class): ``own`` is the class's table, ``same_pair`` that
+    of (opponent_count, mover_count), ``next_pair`` that of (opponent_count, mover_count + 1)
+    (None on a full board). Returns (entries checked (holes are not), mismatches, first
+    mismatching indices); a damaged block counts its entry as a mismatch."""
+    cdef const Geometry* g = geometry_of(size)
+    cdef OrbitClass own_class = orbit_class(size, mover_count, opponent_count)
+    cdef const OrbitIndex* x = &own_class.index
+    cdef const uint32_t[::1] arrangement_masks = own_class.arrangement_masks
+    cdef const uint64_t[::1] wanted = np.ascontiguousarray(indices, dtype=np.uint64)
+    cdef const TableReader* own_reader = &own.reader
+    cdef const TableReader* same_reader = &same_pair.reader
+    cdef const TableReader* blank_reader = &next_pair.reader if next_pair is not None else NULL
+    if own.orbits.entries != own_class.entries or (same_pair.orbits.mover_count,
+                                                   same_pair.orbits.opponent_count) != (
+            opponent_count, mover_count) or (next_pair is not None and (
+            next_pair.orbits.mover_count, next_pair.orbits.opponent_count) != (
+            opponent_count, mover_count + 1)):
+        raise ValueError("the tables given are not those of the class, its mirror and the "
+                         "class after a blank")
+    if wanted.shape[0] and wanted[wanted.shape[0] - 1] >= own_class.entries:
+        raise ValueError(f"an index beyond the {own_class.entries} entries of the class")
+    threads = max(threads, 1)
+    cdef uint64_t segment = max(own_reader.segment_entries, same_reader.segment_entries,
+                                blank_reader.segment_entries if blank_reader != NULL else 1)
+    keys_array = np.zeros((threads, 3, SAMPLE_CACHE_SLOTS), dtype=np.uint64)
+    codes_array = np.zeros((threads, 3, SAMPLE_CACHE_SLOTS * segment), dtype=np.uint16)
+    cdef uint64_t[:, :, ::1] keys = keys_array
+    cdef uint16_t[:, :, ::1] codes = codes_array
+    cdef Py_ssize_t n = wanted.shape[0]
+    cdef Py_ssize_t chunks = (n + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK, chunk
+    cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
+    cdef int64_t[::1] checked_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
+    cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
+    watch_interrupts()
+    try:
+        for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+            _sample_chunk(g, x, &arrangement_masks[0], &wanted[0], chunk * SAMPLE_CHUNK,
+                          min(n, (chunk + 1) * SAMPLE_CHUNK), own_reader, same_reader,
+                          blank_reader, &keys[threadid(), 0, 0], &codes[threadid(), 0, 0],
+                          segment, mover_count, &checked_in_chunk[chunk], &bad_in_chunk[chunk],
+                          &first_bad[chunk])
+    finally:
+        stop_watching()
+    firsts = np.asarray(first_bad)
+    return (int(np.asarray(checked_in_chunk).sum()), int(np.asarray(bad_in_chunk).sum()),
+            [int(i) for i in firsts[firsts >= 0][:report_limit]])
+
+
+cdef void _sample_chunk(const Geometry* g, const OrbitIndex* x, const uint32_t* masks,
+                        const uint64_t* wanted, Py_ssize_t start, Py_ssize_t stop,
+                        const TableReader* own, const TableReader* same,
+                        const TableReader* after_blank, uint64_t* keys, uint16_t* codes,
+                        uint64_t segment, int mover_count, int64_t* checked, int64_t* bad,
+                        int64_t* first_bad) noexcept nogil:
+    """Sampled entries start .. stop - 1 of verify_sample, on the thread's caches (keys and
+    codes: SAMPLE_CACHE_SLOTS slots of each of the three tables)."""
+    cdef SegmentCache caches[3]
+    cdef int k, found, expected
+    cdef uint64_t index, block
+    cdef mask_t occupied, mover
+    for k in range(3):
+        caches[k] = SegmentCache(keys + k * SAMPLE_CACHE_SLOTS,
+                                 codes + k * SAMPLE_CACHE_SLOTS * segment, SAMPLE_CACHE_SLOTS)
+    for k in range(start, stop):
+        if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt
+            return
+        index = wanted[k]
+        block = index // x.arrangements
+        occupied = x.block_sets[block]
+        mover = pdep(masks[index - block * x.arrangements], occupied)
+        if is_hole(x, block, mover):
+            continue
+        checked[0] += 1
+        found = read_position(own, &caches[0], g, mover, occupied & ~mover)
+        expected = value_from_files(g, mover, occupied & ~mover, same, &caches[1], after_blank,
+                                    &caches[2], mover_count)
+        if found == DAMAGED_DATA or expected == DAMAGED_DATA or found != expected:
+            bad[0] += 1
+            if first_bad[0] < 0:
+                first_bad[0] = <int64_t>index
 
 
 def _check_length(Py_ssize_t length, OrbitClass orbits, str which):

@@ -12,6 +12,7 @@ from solverkit.arrayfile import remove_temporaries
 from ..geometry import check_size
 from ..limits import available_memory, whole_number
 from . import files, plan
+from .checkpoint import Place
 from .errors import TablebaseError
 from .pair_solver import is_built
 
@@ -27,6 +28,14 @@ class BuildReport:
     solved: list[plan.Unit] = field(default_factory=list)
     skipped: list[plan.Unit] = field(default_factory=list)
     seconds: float = 0.0
+    # units not finished when the time budget ran out (their state saved): run again
+    left: list[plan.Unit] = field(default_factory=list)
+    # units resumed from a saved state (checkpoint.py), and where their solve stood
+    resumed: dict[plan.Unit, Place] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return not self.left
 
 
 def check_resources(directory: Path, todo: list[plan.Unit], *, threads: int = 1,

@@ -19,59 +19,81 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
-from solverkit.progress import Progress
+from functools import partial
 
-from ..limits import check_threads
+from ..limits import check_seconds, check_threads
 from . import plan
 from .build_setup import BuildReport, InsufficientResourcesError, prepare
-from .pair_solver import solve_in_folder
+from .build_progress import BuildProgress
+from .checkpoint import DEFAULT_SECONDS, BudgetSpent
+from .pair_solver import SLICE_CHUNKS, is_built, solve_in_folder
 
 __all__ = ["BuildReport", "InsufficientResourcesError", "build"]
 
 
 def build(directory: str | os.PathLike[str], size: int, max_blanks: int | None = None, *,
           jobs: int = 0, force: bool = False, progress: bool | None = None,
-          client: object = None) -> BuildReport:
+          client: object = None, stop_after: float | None = None,
+          checkpoint_seconds: float = DEFAULT_SECONDS,
+          slice_chunks: int = SLICE_CHUNKS) -> BuildReport:
     """Build every class of ``size`` with at most ``max_blanks`` blanks into ``directory``.
     ``jobs`` is the number of threads (0: every core; on a cluster, per unit); ``force``
     skips the resource check; ``progress`` None draws a bar only on a terminal; ``client``, a
     ``dask.distributed.Client``, runs the units on its cluster (tablebase.cluster).
 
+    A long pair saves its state every ``checkpoint_seconds`` of solving (checkpoint.py), so
+    that a build stopped at any moment loses at most that much work. With ``stop_after``
+    (seconds), the build saves and ends once that much time has passed: the report's ``left``
+    lists the units still to solve, and the same call resumes them. The report's `resumed`
+    gives each unit resumed from a saved state and where. (``slice_chunks``: how much of a
+    kernel call runs between two looks at the clock, pair_solver.SLICE_CHUNKS; smaller
+    slices let tests stop a small pair anywhere.)
+
     Several builds may share a folder: each unit is solved under a lock file, and a build
     that finds a unit locked waits for it, then uses the finished files."""
     threads = check_threads(jobs, "jobs")
+    started = time.perf_counter()
+    deadline = None if stop_after is None else time.monotonic() + check_seconds(
+        "stop_after", stop_after)
+    checkpoint_seconds = check_seconds("checkpoint_seconds", checkpoint_seconds,
+                                       zero_allowed=True)
     if client is not None:
         from . import cluster
 
         return cluster.build_on(client, directory, size, max_blanks, jobs=jobs, force=force,
-                                progress=progress)
+                                progress=progress, deadline=deadline,
+                                checkpoint_seconds=checkpoint_seconds,
+                                slice_chunks=slice_chunks)
     directory, report, todo, damaged = prepare(directory, size, max_blanks, force=force,
                                                threads=threads)
-    bar = Progress(sum(unit.entries for unit in todo), f"{size}x{size} tables",
-                   enabled=progress)
+    bar = BuildProgress(todo, f"{size}x{size} tables", enabled=progress)
 
     def solve(unit: plan.Unit, unit_threads: int) -> bool:
-        def show_ply(plies: int, longest: int) -> None:
-            bar.advance(0, f"{unit} ply {plies}/{longest}")
-
         alone = unit_threads == threads      # (the bar is drawn from one unit at a time)
         if alone:
-            bar.advance(0, f"{unit}")
+            bar.start(unit)
         return solve_in_folder(directory, unit, unit_threads, recheck=unit in damaged,
-                               on_step=show_ply if alone else None)
+                               on_step=partial(bar.step, unit) if alone else None,
+                               checkpoint_seconds=checkpoint_seconds, deadline=deadline,
+                               slice_chunks=slice_chunks,
+                               on_resume=partial(report.resumed.__setitem__, unit))
 
-    started = time.perf_counter()
     try:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             for unit, future in _schedule(pool, todo, threads, solve):
-                if future.result():
-                    report.solved.append(unit)
-                    bar.advance(unit.entries, f"{unit} done")
-                else:
-                    report.skipped.append(unit)
-                    bar.advance(unit.entries, f"{unit} built by another process")
+                try:
+                    solved = future.result()
+                except BudgetSpent:
+                    break           # the units still running save their state and stop too
+                (report.solved if solved else report.skipped).append(unit)
+                bar.finish(unit, solved)
     finally:
         bar.close()
+    done = set(report.solved) | set(report.skipped)
+    for unit in todo:           # after a stop: what the units still running then did
+        if unit not in done:
+            (report.solved if is_built(directory, unit, check_data=False)
+             else report.left).append(unit)
     report.solved.sort(key=todo.index)
     report.seconds = time.perf_counter() - started
     return report

@@ -10,11 +10,12 @@ Memory: every worker declares, as the Dask resource MEMORY, the bytes it gives t
 task asks for its unit's planned memory (plan.Unit.memory_bytes), so a worker never runs more
 units at once than fit. A unit larger than every worker is refused before anything runs.
 
-Faults: a worker that dies (killed, out of memory) loses only the unit it was solving: its
-temporary file is never read (files are renamed into place only when complete) and its unit
-lock is released by the system, and the scheduler runs the task again on another worker.
-A build whose cluster goes away resumes from the finished files when run again, as the local
-build does.
+Faults: a worker that dies (killed, out of memory, preempted) loses at most the work of its
+unit since the unit's last checkpoint (checkpoint.py, in the shared folder): its temporary
+files are never read (files are renamed into place only when complete), its unit lock is
+released by the system, and the scheduler runs the task again on another worker, which
+resumes from the checkpoint. A build whose cluster goes away resumes the same way when run
+again, as the local build does.
 
 Dask is an optional extra (``pip install "quixo-solver[cluster]"``); nothing here is imported
 by a local build.
@@ -33,8 +34,9 @@ from solverkit.progress import Progress
 from ..limits import available_memory, check_threads, whole_number
 from . import plan
 from .build_setup import BuildReport, InsufficientResourcesError, prepare
+from .checkpoint import DEFAULT_SECONDS, BudgetSpent, Place
 from .errors import TablebaseError
-from .pair_solver import solve_in_folder
+from .pair_solver import SLICE_CHUNKS, solve_in_folder
 
 MEMORY = "MEMORY"   # the worker resource: bytes of memory a worker gives to units at once
 EXTRA = ('a build on a Dask cluster needs Dask: pip install "quixo-solver[cluster]" '
@@ -99,19 +101,34 @@ def worker_memory(client: Any) -> dict[str, int]:
 
 
 def solve_task(directory: str, unit: plan.Unit, threads: int, recheck: bool,
-               *finished_needs: object) -> tuple[plan.Unit, bool, float]:
+               checkpoint_seconds: float, stop_at: float | None, slice_chunks: int,
+               *finished_needs: object) -> tuple[plan.Unit, bool | None, Place | None]:
     """One unit on a worker (the needed units' results only order the tasks): (unit, whether
-    this task solved it, seconds)."""
-    started = time.perf_counter()
-    solved = solve_in_folder(Path(directory), unit, threads, recheck=recheck)
-    return unit, solved, time.perf_counter() - started
+    this task solved it (None: the budget ran out, its state saved), where it resumed from a
+    saved state (None: it did not)). The unit saves
+    its state in the shared folder every `checkpoint_seconds`, so that a task run again on
+    another worker (this one died) resumes from it; `stop_at` is the budget's end as a wall
+    clock time (time.time(): the workers' monotonic clocks are not the client's)."""
+    deadline = None if stop_at is None else time.monotonic() + (stop_at - time.time())
+    resumed: list[Place] = []
+    try:
+        solved: bool | None = solve_in_folder(Path(directory), unit, threads, recheck=recheck,
+                                              checkpoint_seconds=checkpoint_seconds,
+                                              deadline=deadline, slice_chunks=slice_chunks,
+                                              on_resume=resumed.append)
+    except BudgetSpent:
+        solved = None
+    return unit, solved, resumed[0] if resumed else None
 
 
 def build_on(client: Any, directory: str | os.PathLike[str], size: int,
              max_blanks: int | None = None, *, jobs: int = 0, force: bool = False,
-             progress: bool | None = None) -> BuildReport:
+             progress: bool | None = None, deadline: float | None = None,
+             checkpoint_seconds: float = DEFAULT_SECONDS,
+             slice_chunks: int = SLICE_CHUNKS) -> BuildReport:
     """A build (builder.build) on the cluster of `client`. `jobs` is the threads of one unit (0: one;
-    start a worker process per unit that should run at once)."""
+    start a worker process per unit that should run at once); `deadline` (time.monotonic())
+    ends it as builder.build's stop_after does."""
     distributed = _distributed()
     threads = check_threads(jobs, "jobs") or 1
     directory, report, todo, damaged = prepare(directory, size, max_blanks, force=force,
@@ -124,13 +141,15 @@ def build_on(client: Any, directory: str | os.PathLike[str], size: int,
         raise InsufficientResourcesError(
             f"{unit} needs {unit.memory_bytes / 2**30:.2f} GiB and the largest Dask worker "
             f"offers {largest / 2**30:.2f} GiB (use --force to try anyway)")
+    stop_at = None if deadline is None else time.time() + (deadline - time.monotonic())
     producer = {cls: unit for unit in todo for cls in unit.classes}
     futures: dict[plan.Unit, Any] = {}
     for unit in todo:                 # plan order: a unit comes after the units it needs
         needs = list(dict.fromkeys(futures[producer[cls]] for cls in unit.needs
                                    if cls in producer))
         futures[unit] = client.submit(
-            solve_task, str(directory), unit, threads, unit in damaged, *needs,
+            solve_task, str(directory), unit, threads, unit in damaged, checkpoint_seconds,
+            stop_at, slice_chunks, *needs,
             key=f"quixo-{size}x{size}-{unit.mover_count}-{unit.opponent_count}-"
                 f"{os.getpid()}-{time.monotonic_ns()}",
             resources={MEMORY: min(unit.memory_bytes, largest)}, pure=False)
@@ -140,10 +159,15 @@ def build_on(client: Any, directory: str | os.PathLike[str], size: int,
     try:
         for future in distributed.as_completed(list(futures.values())):
             try:
-                unit, solved, _ = future.result()
+                unit, solved, resumed = future.result()
             except distributed.KilledWorker as error:
                 raise TablebaseError(f"Dask workers died again and again on a unit ({error}); "
                                      "the finished classes are kept") from None
+            if resumed is not None:
+                report.resumed[unit] = resumed
+            if solved is None:
+                report.left.append(unit)
+                continue
             (report.solved if solved else report.skipped).append(unit)
             bar.advance(unit.entries, f"{unit} done")
     finally:
@@ -151,6 +175,8 @@ def build_on(client: Any, directory: str | os.PathLike[str], size: int,
         for future in futures.values():
             future.cancel()
     remove_temporaries(directory)     # what workers that died left behind
+    finished = set(report.solved) | set(report.skipped)
+    report.left = [unit for unit in todo if unit not in finished]
     report.solved.sort(key=todo.index)
     report.seconds = time.perf_counter() - started
     return report

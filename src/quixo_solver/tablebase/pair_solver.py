@@ -9,8 +9,11 @@ file, and a process that finds a unit built (by another one) leaves it.
 """
 from __future__ import annotations
 
+import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -25,6 +28,9 @@ import numpy.typing as npt
 
 from . import _retro, files, plan
 from ._table import CompressedTable
+from .checkpoint import (DEFAULT_SECONDS, START, BudgetSpent, CheckpointError, Checkpoints,
+                         Place, inputs_identity)
+from .checkpoint import path_of as checkpoint_path
 
 
 def is_built(directory: Path, unit: plan.Unit, *, check_data: bool = True) -> bool:
@@ -36,41 +42,101 @@ def is_built(directory: Path, unit: plan.Unit, *, check_data: bool = True) -> bo
                for a, b in unit.classes)
 
 
+# Chunks of one kernel call run between two looks at the clock (checkpoints, the time
+# budget, progress): 2**26 entries, about half a minute of the heaviest pass of a large pair.
+SLICE_CHUNKS = 1 << 14
+
+
 def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], CompressedTable],
-               threads: int, on_step: Callable[[int, int], None] | None = None
+               threads: int, on_step: Callable[[Place, int], None] | None = None, *,
+               checkpoints: Checkpoints | None = None, slice_chunks: int = SLICE_CHUNKS,
+               on_resume: Callable[[Place], None] | None = None
                ) -> dict[tuple[int, int], npt.NDArray[np.uint16]]:
     """Solve one pair in memory, given the tables it needs (opened, files.open_table);
-    returns each class's values."""
-    sides = [_retro.ClassSide(unit.size, a, b, inputs.get((b, a + 1)))
-             for a, b in unit.classes]
-    longest = max(_retro.initialise(side, threads) for side in sides)
+    returns each class's values. The kernel calls run `slice_chunks` chunks at a time; after
+    each slice `on_step` hears where the solve stands and the most plies so far, and
+    `checkpoints` may save the state (or stop the solve: checkpoint.BudgetSpent). A solve
+    with `checkpoints` resumes from the state they hold (and tells `on_resume` where)."""
+    def new_sides() -> list[_retro.ClassSide]:
+        return [_retro.ClassSide(unit.size, a, b, inputs.get((b, a + 1)))
+                for a, b in unit.classes]
+
+    sides, place, longest = new_sides(), START, -1
+    if checkpoints is not None:
+        try:
+            restored = checkpoints.restore(sides)
+        except CheckpointError as error:
+            warnings.warn(f"{error}; solving {unit} from its start", stacklevel=2)
+            checkpoints.discard()
+            sides, restored = new_sides(), None
+        if restored is not None:
+            place, longest = restored
+            if on_resume is not None:
+                on_resume(place)
     mirror = {0: sides[-1], 1: sides[0]}
-    plies = 1
+
+    def run(kernel: str, side: int, plies: int, chunks: int,
+            call: Callable[[int, int], int]) -> None:
+        """One kernel call, slice by slice, from where the solve stands."""
+        nonlocal place, longest
+        here = Place.of(kernel, side, plies, 0)
+        if here.call() < place.call():
+            return                                   # done before the checkpoint
+        first = place.chunk if here.call() == place.call() else 0
+        for start in range(first, chunks, slice_chunks):
+            stop = min(start + slice_chunks, chunks)
+            longest = max(longest, call(start, stop))
+            place = Place.of(kernel, side, plies, stop)
+            if checkpoints is not None:
+                checkpoints.reached(sides, place, longest)
+            if on_step is not None:
+                on_step(place, longest)
+
+    for i, side in enumerate(sides):
+        run("mark", i, 0, side.chunks, partial(_retro.mark, side, threads))
+        run("pull", i, 0, side.external_chunks, partial(_retro.pull, side, threads))
+        run("settle", i, 0, side.chunks, partial(_retro.settle, side, threads))
+    plies = _retro.FIRST_PASS
     while plies - 1 <= longest:
         for i, side in enumerate(sides):
-            longest = max(longest, _retro.propagate(side, mirror[i], plies, threads))
-        if on_step is not None:
-            on_step(plies, longest)
+            run("propagate", i, plies, side.chunks,
+                partial(_retro.propagate, side, mirror[i], plies, threads))
         plies += 1
     return {(side.mover_count, side.opponent_count): side.values() for side in sides}
 
 
 def solve_in_folder(directory: Path, unit: plan.Unit, threads: int, *, recheck: bool = False,
-                    on_step: Callable[[int, int], None] | None = None) -> bool:
+                    on_step: Callable[[Place, int], None] | None = None,
+                    checkpoint_seconds: float | None = DEFAULT_SECONDS,
+                    deadline: float | None = None, slice_chunks: int = SLICE_CHUNKS,
+                    on_resume: Callable[[Place], None] | None = None) -> bool:
     """Solve one unit from the tables in `directory` into it, under the unit's lock; False if
     the unit turned out to be built already (by another build, or a task that ran twice).
     Its files, if new, were checked when written; `recheck` checks them whole (files that
-    were there before the build began were found damaged)."""
+    were there before the build began were found damaged). The solve saves its state in the
+    folder every `checkpoint_seconds` (None: never) and resumes from a saved state; at the
+    `deadline` (time.monotonic()) it saves and raises checkpoint.BudgetSpent
+    (`slice_chunks`, `on_step`, `on_resume`: solve_unit's)."""
     with unit_lock(directory, unit):
+        saved_state = checkpoint_path(directory, unit)
         if is_built(directory, unit, check_data=recheck):
+            saved_state.unlink(missing_ok=True)
             return False
+        if deadline is not None and time.monotonic() >= deadline:
+            raise BudgetSpent(f"the time budget ran out before {unit}")
         inputs = {cls: files.open_table(directory / files.table_name(unit.size, *cls),
                                         (unit.size, *cls))
                   for cls in unit.needs}
-        solved = solve_unit(unit, inputs, threads, on_step=on_step)
+        checkpoints = None
+        if checkpoint_seconds is not None:
+            checkpoints = Checkpoints(saved_state, unit, inputs_identity(inputs),
+                                      every=checkpoint_seconds, deadline=deadline)
+        solved = solve_unit(unit, inputs, threads, on_step=on_step, checkpoints=checkpoints,
+                            slice_chunks=slice_chunks, on_resume=on_resume)
         inputs.clear()
         for (a, b), values in solved.items():
             files.write_table(directory, unit.size, a, b, values, threads)
+        saved_state.unlink(missing_ok=True)
     return True
 
 

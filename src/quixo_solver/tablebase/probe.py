@@ -81,6 +81,12 @@ class Child(NamedTuple):
     def move(self) -> Move:
         return move_between(self.size, self.source, self.target)
 
+    @property
+    def move_result(self) -> ProbeResult:
+        """The move's result for the player who makes it (from the child's, for the other)."""
+        plies = values.plies_of(self.code)
+        return ProbeResult(-values.wdl_of(self.code), None if plies is None else plies + 1)
+
 
 class BaseTablebase:
     """What every source of table values answers (the local `Tablebase`, the
@@ -109,6 +115,12 @@ class BaseTablebase:
         other, for the search kernel, which reads local files only (none by default)."""
         return iter(())
 
+    def has_size(self, size: int) -> bool:
+        """Whether any class of the board size is built."""
+        cells = size * size
+        return any(self.has_table(size, a, b) for a in range(cells + 1)
+                   for b in range(cells + 1 - a))
+
     def code(self, board: Board) -> int:
         check_board(board, Board)
         return self.codes_of(board.size, [(board.mover_cubes, board.opponent_cubes)])[0]
@@ -128,6 +140,13 @@ class BaseTablebase:
     def probe_plies(self, board: Board) -> int | None:
         """Plies to the end with best play (SPEC); None for a draw."""
         return values.plies_of(self.code(board))
+
+    def get(self, board: Board, default: T | None = None) -> ProbeResult | T | None:
+        """The result of a position, or `default` where its class is not built."""
+        try:
+            return self.probe(board)
+        except MissingTableError:
+            return default
 
     def get_wdl(self, board: Board, default: T | None = None) -> int | T | None:
         try:
@@ -159,12 +178,10 @@ class BaseTablebase:
         """Every legal move with its result for the player to move, best first: fastest win,
         then draws, then the slowest loss (among equals, in the order of the legal moves)."""
         check_board(board, Board)
-        results = []
-        for child in self.children(board.size, board.mover_cubes, board.opponent_cubes):
-            seen = ProbeResult.of_code(child.code)
-            plies = None if seen.plies is None else seen.plies + 1
-            results.append((child.move, ProbeResult(-seen.wdl, plies)))
-        results.sort(key=lambda item: _preference(item[1]))
+        results = [(child.move, child.move_result)
+                   for child in self.children(board.size, board.mover_cubes,
+                                              board.opponent_cubes)]
+        results.sort(key=lambda item: move_preference(item[1]))
         return results
 
     def best_move(self, board: Board) -> Move | None:
@@ -282,7 +299,9 @@ def _best_child_code(code: int) -> int:
     return values.encode(-values.wdl_of(code), plies - 1)
 
 
-def _preference(result: ProbeResult) -> tuple[int, int]:
+def move_preference(result: ProbeResult) -> tuple[int, int]:
+    """A sort key of moves by their results for the mover, best first: the fastest win,
+    then draws, then the slowest loss."""
     if result.wdl == values.DRAW:
         return (1, 0)
     assert result.plies is not None   # a win or a loss has plies

@@ -1,0 +1,173 @@
+"""Issue 40's trap rule, measured: a perfect player (this package's engine answering from the
+5x5 tables) with traps on against the same player with traps off, each playing game pairs from
+the same 5x5 endgame positions against the same opponent: today's engine without tables, and
+the engine of commit 33b5858 (benchmarks/legacy_engine.py over a built copy of that tree), both
+at NODES nodes per move, or --nodes (the same games whatever the machine's load: no lock
+needed; another --nodes than NODES adds "-N-nodes" to the result files' names).
+
+    python benchmarks/trap_rule.py --dir TABLES [--blanks 5,6,7] [--pairs 200]
+        [--only today,legacy] [--nodes N] [--legacy-tree SRC] [--jobs 2] [--out DIR]
+
+The positions: drawn by seeded random play (the first position of a game with the number of
+blanks, cycling through --blanks; the tables must hold every class with those blanks), kept
+unless it is a win in 1 ply (where no reply, perfect or not, matters); written to DIR/PREFIX-positions.txt (PREFIX:
+traps-5x5-5-6-7-blanks for --blanks 5,6,7). Each
+position is a pair (`quixo match --openings FILE --opening-plies 0`): the perfect player plays
+each side once. A game ends with a line, the third repetition of a position or 200 plies.
+
+For each opponent, the score of the perfect player with traps and without, each with the
+match's 95% interval (match_stats, pentanomial), and the difference of the two on the same
+pairs: the mean of the per-pair differences with its 95% interval. The results go to
+DIR/PREFIX.json (DIR: benchmarks/results), the games to DIR/PREFIX-<opponent>-<on|off>-
+games.jsonl; running the script again resumes the matches (and --pairs may grow up to the
+positions in the file, which is drawn once: the first run's --pairs).
+"""
+import argparse
+import json
+import math
+import os
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from quixo_solver import Board
+from quixo_solver.match import EngineSetting, MatchSettings, run_match, summary
+from quixo_solver.match_stats import Z95
+from quixo_solver.tablebase import Tablebase
+from solverkit.arrayfile import write_atomically
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+DEFAULT_TREE = os.environ.get("QUIXO_LEGACY_TREE", "/work/ref-main/src")
+NODES = 50000
+SEED = 40
+PERFECT = "depth=1,hash=4,tables=on"
+
+
+def opponents(tree, nodes=NODES):
+    legacy = shlex.join([sys.executable, str(HERE / "legacy_engine.py"), "--tree", tree])
+    return {"today": f"nodes={nodes},tables=off",
+            "legacy": f"cmd={legacy},nodes={nodes}"}
+
+
+def blanks_of(board):
+    return 25 - bin(board.x_cubes | board.o_cubes).count("1")
+
+
+def missing_classes(tablebase, blanks):
+    """The classes (mover cubes, opponent cubes) with one of `blanks` blanks not yet built:
+    drawing from a level the tables hold only in part would favour its built classes."""
+    return [(mover, 25 - b - mover) for b in blanks for mover in range(25 - b + 1)
+            if not tablebase.has_table(5, mover, 25 - b - mover)]
+
+
+def draw_positions(tablebase, blanks, count, seed=SEED):
+    """`count` positions of the tables that are not won in 1, by seeded random play."""
+    missing = missing_classes(tablebase, blanks)
+    if missing:
+        raise SystemExit(f"the tables lack {len(missing)} classes with {blanks} blanks, such as "
+                         f"{missing[0]}: build them first")
+    generator = random.Random(seed)
+    found, seen = [], set()
+    while len(found) < count:
+        target = blanks[len(found) % len(blanks)]
+        board = Board()
+        while not board.is_game_over() and blanks_of(board) > target:
+            board.push(generator.choice(list(board.legal_moves)))
+        position = board.copy(stack=False)
+        if board.is_game_over() or str(position) in seen:
+            continue
+        value = tablebase.probe(position)
+        if value.wdl == 1 and value.plies == 1:
+            continue
+        seen.add(str(position))
+        found.append(str(position))
+    return found
+
+
+def pair_scores(records):
+    games = {}
+    for record in records:
+        games.setdefault(record["pair"], []).append(record["score_a"])
+    return {pair: sum(scores) / 2 for pair, scores in games.items() if len(scores) == 2}
+
+
+def difference(with_traps, without):
+    """The mean per-pair score difference (traps on - off) with its 95% interval."""
+    first, second = pair_scores(with_traps), pair_scores(without)
+    pairs = sorted(set(first) & set(second))
+    if not pairs:
+        return None
+    d = [first[p] - second[p] for p in pairs]
+    mean = sum(d) / len(d)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / max(len(d) - 1, 1))
+    half = Z95 * sd / math.sqrt(len(d))
+    return {"pairs": len(d), "difference": round(mean, 6),
+            "interval_95": [round(mean - half, 6), round(mean + half, 6)],
+            "pairs_better": sum(x > 0 for x in d), "pairs_worse": sum(x < 0 for x in d)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dir", required=True, help="the 5x5 tables")
+    parser.add_argument("--blanks", default="5,6,7")
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--only", default="today,legacy")
+    parser.add_argument("--legacy-tree", default=DEFAULT_TREE)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--nodes", type=int, default=NODES,
+                        help="the opponents' nodes per move (default %(default)s)")
+    parser.add_argument("--out", default=str(RESULTS))
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    prefix = f"traps-5x5-{args.blanks.replace(',', '-')}-blanks"
+    positions_file = out / f"{prefix}-positions.txt"
+    if args.nodes != NODES:        # the same positions, other opponents
+        prefix += f"-{args.nodes}-nodes"
+    if positions_file.exists():
+        positions = [line.strip() for line in positions_file.read_text().splitlines()
+                     if line.strip() and not line.startswith("#")]
+    else:
+        with Tablebase(args.dir) as tablebase:
+            positions = draw_positions(tablebase, [int(b) for b in args.blanks.split(",")],
+                                       args.pairs)
+        header = (f"# {len(positions)} 5x5 positions with {args.blanks} blanks in the tables, "
+                  f"not won in 1, from seeded random play (python benchmarks/trap_rule.py, "
+                  f"seed {SEED})")
+        write_atomically(positions_file, [("\n".join([header, *positions]) + "\n").encode()])
+    table = opponents(args.legacy_tree, args.nodes)
+    results_file = out / f"{prefix}.json"
+    results = json.loads(results_file.read_text()) if results_file.exists() else {}
+    for name in [n.strip() for n in args.only.split(",")]:
+        runs = {}
+        for traps in ("on", "off"):
+            settings = MatchSettings(EngineSetting.parse(f"{PERFECT},traps={traps}"),
+                                     EngineSetting.parse(table[name]), size=5,
+                                     opening_plies=0, openings=tuple(positions))
+            records = out / f"{prefix}-{name}-{traps}-games.jsonl"
+            started = time.perf_counter()
+            pairs = min(args.pairs, len(positions))   # the first of the file's positions
+            run = run_match(settings, pairs, records, jobs=args.jobs, tables=args.dir)
+            runs[traps] = run
+            payload = summary(run, settings, pairs, args.jobs,
+                              os.path.relpath(records, HERE.parent))
+            print(f"{name}, traps {traps}: score {payload['score']} "
+                  f"{payload['score_interval_95']} (+{payload['wins']} ={payload['draws']} "
+                  f"-{payload['losses']}) in {time.perf_counter() - started:.0f} s", flush=True)
+            results.setdefault(name, {})[f"traps_{traps}"] = {
+                key: payload[key] for key in ("engines", "pairs", "games", "wins", "draws",
+                                              "losses", "score", "score_interval_95",
+                                              "reasons", "mean_plies", "records")}
+        results[name]["difference_on_minus_off"] = difference(runs["on"].records,
+                                                              runs["off"].records)
+        results[name]["positions"] = os.path.relpath(positions_file, HERE.parent)
+        print(f"{name}: traps on - off = {results[name]['difference_on_minus_off']}",
+              flush=True)
+        write_atomically(results_file, [(json.dumps(results, indent=1) + "\n").encode()])
+
+
+if __name__ == "__main__":
+    main()
