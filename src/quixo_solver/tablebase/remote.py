@@ -4,6 +4,7 @@
     with RemoteTablebase("http://127.0.0.1:8000") as tablebase:
         tablebase.probe(board)            # ProbeResult(wdl=1, plies=21)
         tablebase.probe_moves(board)      # every move's result: one request
+        tablebase.best_line(board)        # the line of best play to the end: one request
 
 Many positions go in one request (`POST /api/v1/quixo/probe`, at most 1,024 positions
 each), on one kept-alive connection (reopened when the server has closed it). Answers are kept
@@ -36,7 +37,7 @@ from ..board import Board, Move
 from ..notation import format_position
 from . import values
 from .errors import RemoteError, RemoteRateLimited, RemoteTimeout, RemoteUnreachable
-from .probe import BaseTablebase, MissingTableError, Position
+from .probe import DRAW_CODE, BaseTablebase, MissingTableError, Position
 
 BATCH_LIMIT = 1024              # positions in one request (SPEC)
 DEFAULT_TIMEOUT = 30.0          # seconds for one request
@@ -147,21 +148,28 @@ class RemoteTablebase(BaseTablebase):
 
     def best_line(self, board: Board, moves: int | None = None, *,
                   through_draws: bool = False) -> list[Move]:
-        """As BaseTablebase.best_line; the line to the end comes whole with the server's
-        probe answer (one request)."""
-        if through_draws:
-            return super().best_line(board, moves, through_draws=True)
+        """As BaseTablebase.best_line, in one request: the server's line of best play
+        (`GET /api/v1/quixo/mainline`, which takes the same first best move among equals);
+        MissingTableError where the server's tables do not reach the end of a won or lost
+        line, as locally."""
         check_board(board, Board)
         position = format_position(board.size, board.mover_cubes, board.opponent_cubes, "X")
-        answer = self.request("GET", f"{API}/quixo/probe?"
+        answer = self.request("GET", f"{API}/quixo/mainline?"
                               + urllib.parse.urlencode({"position": position}))
+        code = code_of(answer, self.url)
         with self._lock:
-            self._cache[(board.size, board.mover_cubes, board.opponent_cubes)] = code_of(
-                answer, self.url)
+            self._cache[(board.size, board.mover_cubes, board.opponent_cubes)] = code
         try:
-            line = [Move.from_text(text) for text in answer["pv"]]
+            line = [Move.from_text(text) for text in answer["moves"]]
+            complete = answer["complete"] is True
         except (KeyError, TypeError, ValueError):
-            raise RemoteError(f"{self.url} answered a probe without its line") from None
+            raise RemoteError(f"{self.url} answered a mainline without its moves") from None
+        if code != DRAW_CODE and not complete:
+            raise MissingTableError(f"{self.url} serves the line of best play from "
+                                    f"{position} for {len(line)} moves only: its tables end "
+                                    "there")
+        if code == DRAW_CODE and not through_draws:
+            line = line[:1]
         return line if moves is None else line[:moves]
 
     # -- HTTP -------------------------------------------------------------------------------
@@ -192,7 +200,8 @@ class RemoteTablebase(BaseTablebase):
                 f"{self.url} refuses more requests for now (429 Too Many Requests"
                 + (f", retry after {seconds} s" if seconds is not None else "") + ")"
                 + (f": {message}" if message else ""), seconds)
-        if status == 404 and message and path.startswith(f"{API}/quixo/probe"):
+        if status == 404 and message and path.startswith((f"{API}/quixo/probe",
+                                                          f"{API}/quixo/mainline")):
             raise MissingTableError(f"{self.url}: {message}")   # a class it has not built
         if status != 200 or answer is None:
             raise RemoteError(f"{self.url} answered {method} {clip(path)} with {status}"
