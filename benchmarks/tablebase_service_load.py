@@ -213,8 +213,11 @@ def main() -> None:
             # wrk stops at --requests (its duration, a bound: half again the time the rate run's
             # pace would take)
             pace = max(100.0, float(results["rate"]["requests_per_second"]))  # type: ignore[index]
+            # (wrk counts the answers: the requests still under way on each of the 200
+            # connections when it stops at its limit are not answered, so it is sent that many
+            # more)
             results["many"] = wrk(url, paths[warm + rate_paths:], 200,
-                                  1.5 * args.requests / pace + 10, args.requests)
+                                  1.5 * args.requests / pace + 10, args.requests + 200)
             results["server_status"] = server_status(url)
         finally:
             sampler.halt.set()
