@@ -12,14 +12,25 @@ of its file. Then the totals by number of blanks with bytes per entry. With --ex
 (a `quixo tablebase stats --json` record such as benchmarks/results/5x5-up-to-5-blanks.json)
 the win, draw and loss counts of every class that file lists are compared; a difference
 exits with status 1.
+
+With --decode every class's values are read (a class at a time, every block checked: minutes
+for the whole 5x5 game, and the memory of the largest class): each longest win and longest
+loss gets one position (SPEC notation, X to move), and each class its raw positions per ply
+count of wins and of losses, summed by blank count and for the whole game. With a build
+journal in the folder (BUILD-JOURNAL.jsonl), each pair's solving time, CPU time, peak memory
+and bytes are listed, by blank count and in all.
 """
 import argparse
 import json
 import sys
 from pathlib import Path
 
-from quixo_solver.tablebase import stats
+import numpy as np
+
+from quixo_solver import Board
+from quixo_solver.tablebase import files, journal, stats
 from quixo_solver.tablebase._index import class_size
+from quixo_solver.tablebase._orbit_index import orbit_class
 
 
 def longest(plies: int, positions: int) -> dict[str, int] | None:
@@ -43,16 +54,75 @@ def census(folder: Path, size: int, blanks: set[int] | None) -> list[dict]:
     return rows
 
 
+def decode(folder: Path, size: int, row: dict, threads: int) -> None:
+    """Add to a class's row one position of its longest win and of its longest loss, and its
+    raw positions per ply count of wins and of losses ([plies, positions] pairs)."""
+    a, b = row["mover"], row["opponent"]
+    values = files.load_values(folder / files.table_name(size, a, b), (size, a, b), threads)
+    orbits = orbit_class(size, a, b)
+    counts = orbits.code_counts(values)
+    for kind, parity in (("win", 1), ("loss", 0)):
+        row[f"{kind}_plies"] = [[(code - 1) >> 1, int(counts[code])]
+                                for code in range(1, len(counts)) if code & 1 == parity
+                                and counts[code]]
+        longest = row[f"longest_{kind}"]
+        if longest is not None:
+            code = 2 * longest["plies"] + (1 if kind == "win" else 2)
+            index = int(np.flatnonzero(values == code)[0])   # (a hole holds 0: a draw)
+            mover, opponent, _ = orbits.position_at(index)
+            longest["example"] = str(Board.from_masks(size, mover, opponent))
+
+
+def build_costs(folder: Path, size: int) -> list[dict]:
+    """The journal's line of each pair built into the folder, in build order."""
+    lines = [line for line in journal.read(folder) if line["size"] == size]
+    return sorted(lines, key=lambda line: (-(line["mover"] + line["opponent"]),
+                                           -line["mover"]))
+
+
+def plies_total(rows: list[dict], kind: str) -> list[list[int]]:
+    total: dict[int, int] = {}
+    for row in rows:
+        for plies, positions in row.get(f"{kind}_plies", []):
+            total[plies] = total.get(plies, 0) + positions
+    return [[plies, total[plies]] for plies in sorted(total)]
+
+
 def by_blanks(rows: list[dict]) -> dict[str, dict]:
     totals: dict[int, dict] = {}
     for row in rows:
         total = totals.setdefault(row["blanks"], {"classes": 0, "positions": 0, "entries": 0,
+                                                  "win": 0, "draw": 0, "loss": 0,
                                                   "bytes": 0})
         total["classes"] += 1
-        for key in ("positions", "entries", "bytes"):
+        for key in ("positions", "entries", "win", "draw", "loss", "bytes"):
             total[key] += row[key]
-    for total in totals.values():
+    for blanks, total in totals.items():
         total["bytes_per_entry"] = round(total["bytes"] / total["entries"], 4)
+        for end in ("win", "loss"):
+            longest = [row for row in rows if row["blanks"] == blanks and row[f"longest_{end}"]]
+            if longest:
+                row = max(longest, key=lambda row: row[f"longest_{end}"]["plies"])
+                total[f"longest_{end}"] = dict(row[f"longest_{end}"],
+                                               mover=row["mover"], opponent=row["opponent"])
+        if any("win_plies" in row for row in rows):
+            here = [row for row in rows if row["blanks"] == blanks]
+            total["win_plies"], total["loss_plies"] = (plies_total(here, "win"),
+                                                       plies_total(here, "loss"))
+    return {str(k): totals[k] for k in sorted(totals)}
+
+
+def costs_by_blanks(size: int, costs: list[dict]) -> dict[str, dict]:
+    totals: dict[int, dict] = {}
+    for line in costs:
+        total = totals.setdefault(size * size - line["mover"] - line["opponent"], {
+            "pairs": 0, "entries": 0, "seconds": 0.0, "cpu_seconds": 0.0,
+            "peak_memory_bytes": 0, "bytes": 0})
+        total["pairs"] += 1
+        for key in ("entries", "seconds", "cpu_seconds", "bytes"):
+            total[key] += line.get(key) or 0
+        total["peak_memory_bytes"] = max(total["peak_memory_bytes"],
+                                         line.get("peak_memory_bytes") or 0)
     return {str(k): totals[k] for k in sorted(totals)}
 
 
@@ -79,11 +149,27 @@ def main() -> None:
                         help="numbers of blanks to list (default: every built class)")
     parser.add_argument("--expected", type=Path, help="counts to compare with")
     parser.add_argument("--out", type=Path, help="write the JSON here as well")
+    parser.add_argument("--decode", action="store_true",
+                        help="read every value: example positions and the plies' counts")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the decoding")
     args = parser.parse_args()
     rows = census(args.dir, args.size, set(args.blanks) if args.blanks is not None else None)
     if not rows:
         sys.exit(f"no class of the {args.size}x{args.size} board with those blanks in {args.dir}")
-    record = {"size": args.size, "classes": rows, "by_blanks": by_blanks(rows)}
+    if args.decode:
+        for row in rows:
+            decode(args.dir, args.size, row, args.threads)
+    totals = by_blanks(rows)
+    record = {"size": args.size, "classes": rows, "by_blanks": totals,
+              "game": {key: sum(total[key] for total in totals.values())
+                       for key in ("classes", "positions", "entries", "win", "draw", "loss",
+                                   "bytes")}}
+    if args.decode:
+        record["game"]["win_plies"] = plies_total(rows, "win")
+        record["game"]["loss_plies"] = plies_total(rows, "loss")
+    costs = build_costs(args.dir, args.size)
+    if costs:
+        record["build"] = {"pairs": costs, "by_blanks": costs_by_blanks(args.size, costs)}
     compared = None
     if args.expected:
         mismatches = differences(rows, args.expected)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from quixo_solver.tablebase import build, checkpoint, files, pair_solver, plan
+from quixo_solver.tablebase import build, checkpoint, files, journal, pair_solver, plan
 from quixo_solver.tablebase.checkpoint import CheckpointError, Checkpoints, Place
 
 
@@ -132,6 +132,18 @@ def test_a_time_budget_ends_at_a_checkpoint_and_the_same_call_finishes(tables, t
     assert second.complete and set(second.solved) == set(first.left)
     assert table_bytes(tmp_path, 4) == table_bytes(tables, 4)
     assert not list(tmp_path.glob(".checkpoint-*"))
+    # the journal: one line per unit over both runs, the resumed ones marked, and each unit's
+    # time the sum over the runs (so at least what its checkpoint kept)
+    lines = {(line["mover"], line["opponent"]): line for line in journal.read(tmp_path)}
+    assert set(lines) == {unit.classes[0] for unit in plan.units(4)}
+    assert {cls for cls, line in lines.items() if line["resumed"]} == {
+        unit.classes[0] for unit in second.resumed}
+    for unit in plan.units(4):
+        line = lines[unit.classes[0]]
+        assert line["entries"] == unit.entries and line["seconds"] > 0 < line["cpu_seconds"]
+        assert line["bytes"] == sum((tmp_path / files.table_name(4, *cls)).stat().st_size
+                                    for cls in unit.classes)
+        assert line["peak_memory_bytes"] > 2**20     # Linux: the process's VmHWM
 
 
 def test_the_cli_says_what_a_time_budget_left(tmp_path, capsys):

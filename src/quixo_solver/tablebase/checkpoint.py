@@ -81,6 +81,27 @@ class Place:
 START = Place.of("mark", 0, 0, 0)
 
 
+@dataclass(frozen=True)
+class Spent:
+    """The solving time a pair has had: wall seconds and the process's CPU seconds (every
+    thread's; on a machine shared with other work the CPU time is the steadier measure)."""
+    wall: float = 0.0
+    cpu: float = 0.0
+
+    def __add__(self, other: Spent) -> Spent:
+        return Spent(self.wall + other.wall, self.cpu + other.cpu)
+
+
+class Stopwatch:
+    """Wall and CPU time since it was made."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.monotonic(), time.process_time()
+
+    def spent(self) -> Spent:
+        return Spent(time.monotonic() - self.wall, time.process_time() - self.cpu)
+
+
 def path_of(directory: Path, unit: plan.Unit) -> Path:
     return Path(directory) / (f".checkpoint-{unit.size}-{unit.mover_count:02d}-"
                               f"{unit.opponent_count:02d}")
@@ -108,11 +129,14 @@ def _pieces(array: np.ndarray) -> Iterator[memoryview]:
 
 
 def save(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide], place: Place,
-         longest: int, inputs: list[list[int]]) -> None:
-    """Write the state atomically (a stop during the write leaves the previous checkpoint)."""
+         longest: int, inputs: list[list[int]], spent: Spent = Spent()) -> None:
+    """Write the state atomically (a stop during the write leaves the previous checkpoint);
+    `spent`: the solving time it holds, for the build's journal."""
     arrays = _arrays(sides)
     metadata = json.dumps({
-        "place": asdict(place), "longest": longest, "state_version": _retro.STATE_VERSION,
+        "place": asdict(place), "longest": longest,
+        "seconds": round(spent.wall, 3), "cpu_seconds": round(spent.cpu, 3),
+        "state_version": _retro.STATE_VERSION,
         "inputs": inputs, "arrays": [[name, int(array.size)] for name, array in arrays]},
         separators=(",", ":")).encode()
     head = HEAD.pack(MAGIC, VERSION, unit.size, unit.mover_count, unit.opponent_count,
@@ -132,9 +156,10 @@ def save(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide], place: 
 
 
 def load(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide],
-         inputs: list[list[int]]) -> tuple[Place, int]:
-    """Read a checkpoint into the sides' arrays; (place, longest). CheckpointError if it does
-    not check out: the sides' arrays may then hold part of it (solve afresh)."""
+         inputs: list[list[int]]) -> tuple[Place, int, Spent]:
+    """Read a checkpoint into the sides' arrays; (place, longest, the solving time it
+    holds). CheckpointError if it does not check out: the sides' arrays may then hold part of
+    it (solve afresh)."""
     arrays = _arrays(sides)
     try:
         handle = open(path, "rb")
@@ -176,7 +201,9 @@ def load(path: Path, unit: plan.Unit, sides: Sequence[_retro.ClassSide],
     table = struct.pack(f"<{len(checksums)}I", *checksums)
     if tail != table + CRC.pack(zlib.crc32(table)) + END:
         raise CheckpointError(f"{path} is damaged: its arrays do not match their checksums")
-    return Place(**metadata["place"]), int(metadata["longest"])
+    # (the times: absent from the checkpoints of builds before the journal)
+    spent = Spent(float(metadata.get("seconds", 0)), float(metadata.get("cpu_seconds", 0)))
+    return Place(**metadata["place"]), int(metadata["longest"]), spent
 
 
 class Checkpoints:
@@ -189,16 +216,23 @@ class Checkpoints:
         self.path, self.unit, self.inputs = path, unit, inputs
         self.every, self.deadline = every, deadline
         self.last_saved = time.monotonic()
+        self.stopwatch = Stopwatch()
         self.saved_place = START      # what the folder holds (or where the solve began)
         self.saved = 0
+        self.earlier = Spent()    # the solving time of earlier runs, kept by the checkpoint
+        self.resumed = False
+
+    def spent(self) -> Spent:
+        """The pair's solving time so far, over every run that saved its work."""
+        return self.earlier + self.stopwatch.spent()
 
     def restore(self, sides: Sequence[_retro.ClassSide]) -> tuple[Place, int] | None:
         """The saved state, read into the sides, or None when there is none (a checkpoint that
         does not check out is removed, with a CheckpointError's message returned instead)."""
         if not self.path.exists():
             return None
-        place, longest = load(self.path, self.unit, sides, self.inputs)
-        self.saved_place = place
+        place, longest, self.earlier = load(self.path, self.unit, sides, self.inputs)
+        self.saved_place, self.resumed = place, True
         return place, longest
 
     def reached(self, sides: Sequence[_retro.ClassSide], place: Place, longest: int) -> None:
@@ -206,7 +240,8 @@ class Checkpoints:
         now = time.monotonic()
         over = self.deadline is not None and now >= self.deadline
         if (over or now - self.last_saved >= self.every) and place != self.saved_place:
-            save(self.path, self.unit, sides, place, longest, self.inputs)
+            save(self.path, self.unit, sides, place, longest, self.inputs,
+                 self.spent())
             self.saved += 1
             self.saved_place = place
             self.last_saved = time.monotonic()

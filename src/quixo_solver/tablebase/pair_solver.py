@@ -26,10 +26,10 @@ except ImportError:  # pragma: no cover - Windows: builds sharing a folder are n
 import numpy as np
 import numpy.typing as npt
 
-from . import _retro, files, plan
+from . import _retro, files, journal, plan
 from ._table import CompressedTable
 from .checkpoint import (DEFAULT_SECONDS, START, BudgetSpent, CheckpointError, Checkpoints,
-                         Place, inputs_identity)
+                         Place, Spent, Stopwatch, inputs_identity)
 from .checkpoint import path_of as checkpoint_path
 
 
@@ -124,6 +124,8 @@ def solve_in_folder(directory: Path, unit: plan.Unit, threads: int, *, recheck: 
             return False
         if deadline is not None and time.monotonic() >= deadline:
             raise BudgetSpent(f"the time budget ran out before {unit}")
+        stopwatch = Stopwatch()
+        journal.reset_peak_memory()
         inputs = {cls: files.open_table(directory / files.table_name(unit.size, *cls),
                                         (unit.size, *cls))
                   for cls in unit.needs}
@@ -137,6 +139,11 @@ def solve_in_folder(directory: Path, unit: plan.Unit, threads: int, *, recheck: 
         for (a, b), values in solved.items():
             files.write_table(directory, unit.size, a, b, values, threads)
         saved_state.unlink(missing_ok=True)
+        journal.record(directory, unit, threads=threads,
+                       spent=stopwatch.spent() + (checkpoints.earlier if checkpoints
+                                                  else Spent()),
+                       resumed=checkpoints is not None and checkpoints.resumed,
+                       peak_memory=journal.peak_memory_bytes())
     return True
 
 
