@@ -24,16 +24,11 @@ from ..board import Board, Move, move_between
 from ..errors import QuixoError
 
 from ..tablebase import BaseTablebase, MissingTableError, Tablebase
-from ..tablebase import values as table_values
 from ..tablebase.traps import trap_move
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
 from .result import SearchResult, preference
 from .weights import DEFAULTS, WeightSet, Weights
-
-
-# the value of a move for its player, by the value of the position it leads to for the other
-MOVE_VALUES = {table_values.WIN: "loss", table_values.DRAW: "draw", table_values.LOSS: "win"}
 
 
 class Solver(BaseSolver[Board]):
@@ -78,12 +73,10 @@ class Solver(BaseSolver[Board]):
             return None
         rows = []
         for child in children:      # each child's result as seen_by_mover makes it, at once
-            move = child.move
-            plies = table_values.plies_of(child.code)
+            move, result = child.move, child.move_result
             rows.append((move, SearchResult(
-                MOVE_VALUES[table_values.wdl_of(child.code)],
-                None if plies is None else plies + 1, move, [move],
-                source="terminal" if plies == 0 else "tablebase")))    # 0: a finished game
+                result.value, result.plies, move, [move],   # in 1 ply: to a finished game
+                source="terminal" if result.plies == 1 else "tablebase")))
         rows.sort(key=lambda row: preference(row[1]))
         return rows
 
