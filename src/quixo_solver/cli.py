@@ -376,7 +376,8 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
     source = (f"measured: {calibration.entries:,} entries in {calibration.seconds:.1f} s on "
               f"1 core, 5x5 <= 1 blank" if calibration else "given")
     lines += [f"{len(units)} pairs, {payload['positions']:,} positions, "
-              f"{payload['entries']:,} entries; disk about {found.disk_bytes / gib:.1f} GiB; "
+              f"{payload['entries']:,} entries; disk at most about {found.disk_bytes / gib:.1f} GiB "
+              "(the files, and two checkpoints of the largest pair); "
               f"largest pair {found.largest_memory / gib:.1f} GiB of memory",
               f"throughput {throughput:,.0f} entries per core-second ({source})",
               f"critical path: {len(found.critical_path)} pairs, "

@@ -105,6 +105,12 @@ class Unit:
         """The compressed files of the pair (an upper estimate: class_disk_bytes)."""
         return sum(class_disk_bytes(self.size, a, b) for a, b in self.classes)
 
+    @property
+    def checkpoint_bytes(self) -> int:
+        """A checkpoint of the pair (checkpoint.py): its words, and each chunk's plies (two
+        bytes a chunk of thousands of entries: counted as one byte in 1024 entries, more)."""
+        return self.entries * BYTES_IN_MEMORY_PER_ENTRY + self.entries // 1024 + FILE_BYTES
+
     def __str__(self) -> str:
         return f"pair ({self.mover_count}, {self.opponent_count})"
 
@@ -137,7 +143,10 @@ def class_disk_bytes(size: int, mover_count: int, opponent_count: int) -> int:
 
 
 def disk_bytes(plan: list[Unit]) -> int:
-    return sum(unit.disk_bytes for unit in plan)
+    """The most disk the units take while they are built: their files, and twice the largest
+    checkpoint (a new one is written beside the last before it replaces it)."""
+    checkpoints = 2 * max((unit.checkpoint_bytes for unit in plan), default=0)
+    return sum(unit.disk_bytes for unit in plan) + checkpoints
 
 
 def runs_side_by_side(unit: Unit) -> bool:
