@@ -121,6 +121,24 @@ end
 """
 
 
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C to the server, then, after 10 s, the kill."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def report(results: dict[str, object], out: Path | None) -> None:
+    """The figures printed as JSON, and written to `out` too."""
+    text = json.dumps(results, indent=1)
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+
+
 def load_with_wrk(url: str, paths: list[str], clients: int, seconds: float) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
         listing = Path(folder) / "paths.txt"
@@ -254,18 +272,10 @@ def main() -> None:
             if not args.no_browser:
                 results["first_render"] = first_render(url, args.renders)
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
     results["goals"] = {"requests_per_second": GOAL_RATE, "p99_ms": GOAL_P99_MS,
                         "board_drawn_ms": GOAL_RENDER_MS}
-    text = json.dumps(results, indent=1)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    report(results, args.out)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ import math
 import os
 import random
 import re
-import signal
 import subprocess
 import tempfile
 import threading
@@ -39,7 +38,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from explorer_load import start_server
+from explorer_load import report, start_server, stop_server
 
 GOAL_RATE, GOAL_P99_MS, GOAL_REQUESTS = 1000, 50, 100_000
 SCRIPT = Path(__file__).resolve().parent / "wrk_paths.lua"
@@ -221,22 +220,14 @@ def main() -> None:
             results["server_status"] = server_status(url)
         finally:
             sampler.halt.set()
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
         results["access_log_lines"] = sum(1 for _ in open(access_log, encoding="utf-8"))
     results["memory"] = memory_summary(sampler.samples, 60.0)
     results["memory_samples"] = sampler.samples[::5]
     results["goals"] = {"analyses_per_second": GOAL_RATE, "p99_ms": GOAL_P99_MS,
                         "many_requests": args.requests, "status_5xx": 0,
                         "memory": "flat after the first minute"}
-    text = json.dumps(results, indent=1)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    report(results, args.out)
 
 
 if __name__ == "__main__":
