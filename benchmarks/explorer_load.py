@@ -78,10 +78,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(tables: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(tables: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """`quixo serve --dir tables OPTIONS` on a free port, once it answers, and its URL. (A
+    server whose stderr is not read must be given --access-log: see the load runs.)"""
     port = free_port()
     process = subprocess.Popen([sys.executable, "-m", "quixo_solver", "serve", "--dir",
-                                str(tables), "--port", str(port)],
+                                str(tables), "--port", str(port), *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 300
@@ -117,6 +119,24 @@ done = function(summary, latency, requests)
     summary.errors.status))
 end
 """
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C to the server, then, after 10 s, the kill."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def report(results: dict[str, object], out: Path | None) -> None:
+    """The figures printed as JSON, and written to `out` too."""
+    text = json.dumps(results, indent=1)
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
 
 
 def load_with_wrk(url: str, paths: list[str], clients: int, seconds: float) -> dict[str, float]:
@@ -236,7 +256,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         tables = args.dir or Path(scratch)
-        process, url = start_server(tables)
+        process, url = start_server(tables, "--rate-limit", "0", "--access-log", "off")
         try:
             distinct = [path_of(position) for position in positions(args.positions)]
             # warm up: the tables' pages into memory, uvicorn's workers, the kernels' imports
@@ -252,18 +272,10 @@ def main() -> None:
             if not args.no_browser:
                 results["first_render"] = first_render(url, args.renders)
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
     results["goals"] = {"requests_per_second": GOAL_RATE, "p99_ms": GOAL_P99_MS,
                         "board_drawn_ms": GOAL_RENDER_MS}
-    text = json.dumps(results, indent=1)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
+    report(results, args.out)
 
 
 if __name__ == "__main__":

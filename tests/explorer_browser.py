@@ -43,6 +43,15 @@ def new_browser(width: int = 1280, height: int = 1000) -> Any:
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+PHONE_WIDTH = 390
+
+
+def phone_screen(browser: Any, height: int = 844) -> None:
+    """A 390-pixel-wide phone screen (device metrics: a desktop window is at least 500 px)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": PHONE_WIDTH, "height": height, "deviceScaleFactor": 1, "mobile": True})
+
+
 def wait(browser: Any, condition: Callable[[Any], Any], seconds: float = 20) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 

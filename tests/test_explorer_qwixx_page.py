@@ -14,7 +14,8 @@ import pytest
 
 from qwixx_stats.cli import main as qwixx_main
 
-from .explorer_browser import new_browser, page_errors, screenshot, text_of, texts, wait
+from .explorer_browser import (PHONE_WIDTH, new_browser, page_errors, phone_screen, screenshot,
+                               text_of, texts, wait)
 from .explorer_server import get, require, running_server
 
 require("starlette", "uvicorn", "selenium")
@@ -27,8 +28,6 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 
 SHEET = "red:2,3,5 yellow: green:12,10 blue: penalties:1 closed:"
 OPPONENT = "red:4,6 yellow:3 green: blue:12,11"
-PHONE = 390
-
 
 @pytest.fixture(scope="module")
 def server(tables, qwixx_table_dir, qwixx_race2, tmp_path_factory):
@@ -43,12 +42,6 @@ def browser():
     driver = new_browser()
     yield driver
     driver.quit()
-
-
-def phone(browser, height: int = 844) -> None:
-    """A 390-pixel-wide phone screen (device metrics: a desktop window is at least 500 px)."""
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": PHONE, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
 
 def open_page(browser, server: str, fresh: bool = True) -> None:
@@ -206,7 +199,7 @@ def test_a_save_file_of_qwixx_track_is_imported_and_exported(server, browser, tm
 
 
 def test_the_page_works_on_a_390_pixel_phone_screen(server, browser):
-    phone(browser)
+    phone_screen(browser)
     open_page(browser, server)
     new = browser.find_element(By.CSS_SELECTOR, "#new-track")
     Select(new.find_element(By.ID, "track-players")).select_by_value("5")
@@ -215,7 +208,7 @@ def test_the_page_works_on_a_390_pixel_phone_screen(server, browser):
     Select(browser.find_element(By.ID, "advice-players")).select_by_value("5")
     width = browser.execute_script("return [document.documentElement.scrollWidth, "
                                    "document.body.scrollWidth, window.innerWidth]")
-    assert width == [PHONE, PHONE, PHONE]                  # no horizontal scroll
+    assert width == [PHONE_WIDTH, PHONE_WIDTH, PHONE_WIDTH]                  # no horizontal scroll
     # every control is inside the screen's width, big enough to tap, and not covered
     controls = browser.execute_script("""
       return [...document.querySelectorAll('button, select, input, a')]
@@ -231,7 +224,7 @@ def test_the_page_works_on_a_390_pixel_phone_screen(server, browser):
         });""")
     assert len(controls) > 40
     for control in controls:
-        assert 0 <= control["left"] and control["right"] <= PHONE, control
+        assert 0 <= control["left"] and control["right"] <= PHONE_WIDTH, control
         assert control["width"] >= 20 and control["height"] >= 20, control
         assert control["reachable"], control
     # a turn entered by tapping, at this width
@@ -241,9 +234,9 @@ def test_the_page_works_on_a_390_pixel_phone_screen(server, browser):
     wait(browser, lambda b: "player 5: 7 in blue" in text_of(b, "turn-preview"))
     browser.find_element(By.ID, "play-turn").click()
     wait(browser, lambda b: text_of(b, "track-status").startswith("Turn 2: player 2 rolls"))
-    assert browser.execute_script("return document.documentElement.scrollWidth") == PHONE
+    assert browser.execute_script("return document.documentElement.scrollWidth") == PHONE_WIDTH
     height = browser.execute_script("return document.documentElement.scrollHeight")
-    phone(browser, height)
+    phone_screen(browser, height)
     screenshot(browser, "qwixx-phone", full_page=False)
     assert page_errors(browser) == []
 

@@ -1,5 +1,5 @@
 """The explorer's ASGI application (Starlette): the pages, the static files and the JSON API
-of SPEC "Web", with its errors.
+of SPEC "Web" and "Tables on the web", with its errors.
 
 Every answer of the API is the JSON object of the same command line command (built by the
 same function: quixo_solver.answers, qwixx_stats.answers). The Qwixx page's tracker takes a
@@ -7,7 +7,12 @@ POST with a JSON body (qwixx_api.py). Errors are JSON `{"error": ...}`
 with the command line's one-line message: 400 for bad input, 404 for an unknown path or a
 position whose table is not built, 414 for a query longer than 8 KB, 503 with Retry-After when
 every search slot is busy and the queue is full, 503 without it when the server's own tables
-are damaged or missing. Never 500: a bug is logged with its traceback and answered 503.
+are damaged or missing, 429 with Retry-After for a client over its rate limit. Never 500: a bug
+is logged with its traceback and answered 503.
+
+Exact answers carry an ETag and a long Cache-Control (caching.py); searched ones are
+`no-store`. In front of it all, the public service's middleware (public.py): rate limits,
+CORS, gzip and the access log.
 
 Static files are read once at start-up and served from memory under
 `/static/<hash of their content>/NAME`, with a year's `Cache-Control: immutable` (a new version
@@ -23,13 +28,17 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import mimetypes
+import threading
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, TextIO, TypeVar
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -37,18 +46,24 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from quixo_solver.tablebase import MissingTableError, Tablebase, TablebaseError
 from solverkit.commandline import error_line
+from solverkit.version import __version__
 
 from .arguments import BadRequest, query_values
+from .caching import NO_CACHE, NO_STORE, Encoded, accepts_gzip, cached_response
 from .pages import render_pages
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
-from .quixo_api import ANALYZE, CLOCK, SEARCH, QuixoService, read_position
+from .public import AccessLog, PublicService, client_of
+from .quixo_api import ANALYZE, BATCH_LIMIT, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
-from .settings import MAX_QUERY_BYTES, Settings
+from .ratelimit import RateLimiter, TooManyRequests
+from .served_tables import ServedTables, check_all_tables
+from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings, cores
 from .tables import TableFolder
 
 log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
+T = TypeVar("T")
 STATIC_CACHE = "public, max-age=31536000, immutable"
 
 
@@ -97,24 +112,30 @@ def json_response(body: bytes | dict[str, Any], status: int = 200,
     return Response(body, status, headers, media_type="application/json")
 
 
+def error_json(error: BaseException | str, status: int,
+               headers: dict[str, str] | None = None) -> Response:
+    """`{"error": <one line>}` with `status`, kept by no cache (what it says may change)."""
+    return json_response({"error": error_line(error)}, status,
+                         {"Cache-Control": NO_STORE, **(headers or {})})
+
+
 def error_response(error: BaseException) -> Response:
     """The JSON error of a request that failed (see the module)."""
-    if isinstance(error, PoolFull):
-        return json_response({"error": str(error)}, 503,
-                             {"Retry-After": str(error.retry_after)})
+    if isinstance(error, (PoolFull, TooManyRequests)):
+        return error_json(str(error), 429 if isinstance(error, TooManyRequests) else 503,
+                          {"Retry-After": str(error.retry_after)})
     if isinstance(error, BadRequest):
-        return json_response({"error": error_line(error)}, error.status)
+        return error_json(error, error.status)
     if isinstance(error, MissingTableError):
-        return json_response({"error": error_line(error)}, 404)
+        return error_json(error, 404)
     if is_server_fault(error):
-        return json_response({"error": error_line(error)}, 503)
+        return error_json(error, 503)
     if isinstance(error, ValueError):
-        return json_response({"error": error_line(error)}, 400)
+        return error_json(error, 400)
     if isinstance(error, MemoryError):
-        return json_response({"error": "not enough memory for this request"}, 503)
+        return error_json("not enough memory for this request", 503)
     log.error("internal error:\n%s", "".join(traceback.format_exception(error)))
-    return json_response({"error": error_line(f"internal error: {type(error).__name__}: "
-                                              f"{error}")}, 503)
+    return error_json(f"internal error: {type(error).__name__}: {error}", 503)
 
 
 def is_server_fault(error: BaseException) -> bool:
@@ -171,6 +192,15 @@ class Explorer:
     def __init__(self, settings: Settings, quixo_parser: argparse.ArgumentParser) -> None:
         self.settings = settings
         self.tablebase = Tablebase(settings.directory)
+        self.tables = ServedTables(settings.directory)
+        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.tables_checked = threading.Event()     # --check-tables: set when done
+        self.batches = asyncio.Semaphore(1)    # one batch probe at a time, in a thread
+        # Exact answers are made on threads of their own, one per core: the tables' decoding
+        # lets go of the GIL, so that the cores decode side by side while the event loop
+        # reads and writes the other requests (measured with benchmarks/
+        # tablebase_service_load.py: the decoding is most of an analysis's time).
+        self.exact_worker = ThreadPoolExecutor(cores(), thread_name_prefix="exact")
         self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
                                settings.hash_mib, retry_after=settings.search_seconds)
         self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
@@ -183,6 +213,7 @@ class Explorer:
 
     def close(self) -> None:
         self.pool.close()
+        self.exact_worker.shutdown(wait=False, cancel_futures=True)
         self.tablebase.close()
 
     # -- pages and files -------------------------------------------------------------------
@@ -225,17 +256,34 @@ class Explorer:
         key = (kind, request.scope["query_string"])
         cached = self.quixo.cache.get(key)
         if cached is not None:
-            return json_response(cached)
+            return cached_response(request, cached)
         asked = self.quixo.search_request(query_pairs(request))
-        exact = self.quixo.exact_answer(kind, asked)
+        compress = accepts_gzip(request)
+        exact = await self.on_exact_worker(
+            lambda: None if (found := self.quixo.exact_answer(kind, asked)) is None
+            else Encoded.of(found, compress))
         if exact is not None:
-            body = json.dumps(exact).encode()
-            self.quixo.cache.put(key, body)
-            return json_response(body)
+            self.quixo.cache.put(key, exact)
+            return cached_response(request, exact)
         answer = await self.pool.run(self.quixo.searched_answer(kind, asked),
                                      lambda: wait_for_disconnect(request.receive),
                                      self.deadline)
-        return json_response(answer)
+        return json_response(answer, headers={"Cache-Control": NO_STORE})
+
+    async def on_exact_worker(self, job: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.exact_worker, job)
+
+    async def exact(self, request: Request, kind: str,
+                    answer: Callable[[], dict[str, Any]]) -> Response:
+        """An answer that never changes, from the cache or made by `answer()` (on the exact
+        answers' thread) and kept."""
+        key = (kind, request.scope["query_string"])
+        cached = self.quixo.cache.get(key)
+        if cached is None:
+            compress = accepts_gzip(request)
+            cached = await self.on_exact_worker(lambda: Encoded.of(answer(), compress))
+            self.quixo.cache.put(key, cached)
+        return cached_response(request, cached)
 
     async def quixo_analyze(self, request: Request) -> Response:
         return await self.quixo_answer(request, "analyze")
@@ -244,10 +292,39 @@ class Explorer:
         return await self.quixo_answer(request, "solve")
 
     async def quixo_probe(self, request: Request) -> Response:
-        return json_response(self.quixo.probe(query_pairs(request)))
+        if request.method == "POST":
+            return await self.quixo_probe_batch(request)
+        return await self.exact(request, "probe",
+                                lambda: self.quixo.probe(query_pairs(request)))
+
+    async def quixo_probe_batch(self, request: Request) -> Response:
+        """`POST /api/v1/quixo/probe` with `{"positions": [P, ...]}` (at most BATCH_LIMIT):
+        each position's probe answer or error, in order. It counts as one request per
+        BATCH_POSITIONS_PER_REQUEST positions against the client's rate limit, and runs in a
+        worker thread (one batch at a time), the event loop serving the rest meanwhile."""
+        query_values(query_pairs(request), ())
+        body = await read_json_body(request)
+        positions = body.get("positions") if isinstance(body, dict) else None
+        if not isinstance(positions, list) or not all(isinstance(p, str) for p in positions):
+            raise BadRequest('a batch probe is a JSON object {"positions": [POSITION, ...]} '
+                             "with positions as strings")
+        if len(positions) > BATCH_LIMIT:
+            raise BadRequest(f"a batch probe takes at most {BATCH_LIMIT} positions, not "
+                             f"{len(positions)}", 413)
+        extra = math.ceil(len(positions) / BATCH_POSITIONS_PER_REQUEST) - 1
+        if extra > 0:
+            self.limiter.check(client_of(request.scope), extra)
+        async with self.batches:
+            answer = await run_in_threadpool(self.quixo.probe_batch, positions)
+        return json_response(answer, headers={"Cache-Control": NO_STORE})
+
+    async def quixo_mainline(self, request: Request) -> Response:
+        return await self.exact(request, "mainline", lambda: self.quixo.mainline(
+            self.quixo.position_of(query_pairs(request))))
 
     async def quixo_position(self, request: Request) -> Response:
-        return json_response(self.quixo.position(query_pairs(request)))
+        return await self.exact(request, "position",
+                                lambda: self.quixo.position(query_pairs(request)))
 
     async def quixo_clock(self, request: Request) -> Response:
         """A time control in the --clock syntax of `quixo play`, read as the command line
@@ -290,13 +367,28 @@ class Explorer:
                            deadline=self.live_deadline, describe_error=describe_job_error)
 
     async def status(self, request: Request) -> Response:
-        """The search pool's state: slots, busy, queued, jobs started and requests refused."""
+        """The search pool's state (slots, busy, queued, jobs started and requests refused),
+        the answer cache's, whether --check-tables is done, requests refused for their rate."""
         query_values(query_pairs(request), ())
         pool = self.pool
         return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
                               "queue": pool.queue_limit, "started": pool.started,
                               "refused": pool.refused, "cached_answers": len(self.quixo.cache),
-                              "cache_hits": self.quixo.cache.hits})
+                              "cache_hits": self.quixo.cache.hits,
+                              "tables_checked": self.tables_checked.is_set(),
+                              "rate_limited": self.limiter.refused})
+
+    async def health(self, request: Request) -> Response:
+        query_values(query_pairs(request), ())
+        return json_response({"status": "ok", "version": __version__},
+                             headers={"Cache-Control": NO_STORE})
+
+    async def served_tables(self, request: Request) -> Response:
+        """The manifest of the tables this server serves (served_tables.py): it changes as
+        tables are added, so a cache asks again each time (with its ETag)."""
+        query_values(query_pairs(request), ())
+        listing = await run_in_threadpool(self.tables.listing)
+        return cached_response(request, Encoded.of(listing), NO_CACHE)
 
     # -- the Qwixx API ---------------------------------------------------------------------
     async def qwixx_value(self, request: Request) -> Response:
@@ -317,26 +409,37 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
     return json_response({"error": f"{request.method[:20]} is not allowed here: the API "
-                                   "answers GET (the Qwixx tracker, POST)"}, 405)
+                                   "answers GET (a batch probe and the Qwixx tracker, POST)"},
+                         405)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(exc)
 
 
-def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASGIApp:
+def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
+               access_log: TextIO | None = None) -> ASGIApp:
     """The explorer's application for `settings` (see the module). `quixo_parser` is the
     `quixo` command line's parser: the API reads its queries as the command line reads its
     arguments (it is passed in, so that the explorer never imports the command line that
-    starts it)."""
+    starts it). `access_log`: where the line of each request goes (None: nowhere)."""
     explorer = Explorer(settings, quixo_parser)
+    log_lines = AccessLog(access_log)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        log_lines.start()
+        stop = threading.Event()
+        if settings.check_tables:
+            threading.Thread(target=check_all_tables,
+                             args=(explorer.tablebase, stop, explorer.tables_checked),
+                             name="check-tables", daemon=True).start()
         try:
             yield
         finally:
+            stop.set()
             explorer.close()
+            log_lines.close()
 
     def endpoint(handler: Handler) -> Handler:
         return api(handler)
@@ -349,11 +452,14 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASG
         Route("/static/{version}/{name}", explorer.static),
         Route("/api/v1/quixo/analyze", endpoint(explorer.quixo_analyze)),
         Route("/api/v1/quixo/solve", endpoint(explorer.quixo_solve)),
-        Route("/api/v1/quixo/probe", endpoint(explorer.quixo_probe)),
+        Route("/api/v1/quixo/probe", endpoint(explorer.quixo_probe), methods=["GET", "POST"]),
+        Route("/api/v1/quixo/mainline", endpoint(explorer.quixo_mainline)),
         Route("/api/v1/quixo/position", endpoint(explorer.quixo_position)),
         Route("/api/v1/quixo/live", endpoint(explorer.quixo_live)),
         Route("/api/v1/quixo/clock", endpoint(explorer.quixo_clock)),
         Route("/api/v1/status", endpoint(explorer.status)),
+        Route("/api/v1/health", endpoint(explorer.health)),
+        Route("/api/v1/tables", endpoint(explorer.served_tables)),
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
         Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
@@ -363,4 +469,4 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser) -> ASG
                     exception_handlers={404: not_found, 405: method_not_allowed,
                                         Exception: server_error})
     app.state.explorer = explorer
-    return QueryLimit(app)
+    return PublicService(QueryLimit(app), explorer.limiter, log_lines)

@@ -13,17 +13,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 from collections import OrderedDict
 from typing import Any, Callable
 
 from quixo_solver import answers
 from quixo_solver.baseboard import BaseBoard
+from quixo_solver.board import Board
 from quixo_solver.search import BaseSolver, SearchResult
 from quixo_solver.search.base import SearchKernel
-from quixo_solver.tablebase import Tablebase
+from quixo_solver.tablebase import MissingTableError, Tablebase
 from quixo_solver.variants import VARIANTS, Variant, parse_board, variant_of
+from solverkit.commandline import error_line
 
 from .arguments import BadRequest, Parameter, parse_command
+from .caching import Encoded
 from .pool import SearchPool, Slot
 from .settings import Settings
 
@@ -36,6 +40,8 @@ DEPTH = Parameter("depth", "--depth")
 SEARCH = (POSITION, TIME, DEPTH)
 CLOCK = Parameter("clock", "--clock")
 ANALYZE = Parameter("analyze", "--analyze", flag=True)
+BATCH_LIMIT = 1024          # positions in one batch probe (SPEC)
+MAX_MAINLINE = 400          # moves of a drawn line at most (a won or lost one ends sooner)
 
 Emit = Callable[[str, dict[str, Any]], None]
 
@@ -61,24 +67,24 @@ def tables_only_solver(variant: Variant, tablebase: Tablebase | None) -> BaseSol
 
 class AnswerCache:
     """The encoded exact answers of the latest `entries` requests (least recently used
-    first out)."""
+    first out), by (kind, query string) or (kind, position)."""
 
     def __init__(self, entries: int) -> None:
         self.entries = entries
-        self._answers: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+        self._answers: OrderedDict[tuple[str, bytes], Encoded] = OrderedDict()
         self.hits = 0
 
     def __len__(self) -> int:
         return len(self._answers)
 
-    def get(self, key: tuple[str, bytes]) -> bytes | None:
+    def get(self, key: tuple[str, bytes]) -> Encoded | None:
         body = self._answers.get(key)
         if body is not None:
             self._answers.move_to_end(key)
             self.hits += 1
         return body
 
-    def put(self, key: tuple[str, bytes], body: bytes) -> None:
+    def put(self, key: tuple[str, bytes], body: Encoded) -> None:
         if self.entries <= 0:
             return
         self._answers[key] = body
@@ -127,6 +133,9 @@ class QuixoService:
         limit at all is the server's default time. (A depth alone is searched as the command
         line searches it, within the server's longest time: the pool stops a job at its
         deadline.)"""
+        if len(pairs) == 1 and pairs[0][0] == "position":    # the position alone: nothing
+            return Request(read_position(pairs[0][1]), None,   # for the parser to check
+                           self.settings.search_seconds)
         args = self.parse(["analyze"], pairs, SEARCH)
         board = parse_board(args.position)
         limit = self.settings.max_search_seconds
@@ -175,16 +184,68 @@ class QuixoService:
 
     def probe(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         """`quixo tablebase probe`: MissingTableError when the class is not built."""
-        args = self.parse(["tablebase", "probe"], pairs, (POSITION,))
-        return answers.probe_answer(parse_board(args.position), self.tablebase)
+        return answers.probe_answer(self.position_of(pairs), self.tablebase)
+
+    def position_of(self, pairs: list[tuple[str, str]]) -> BaseBoard:
+        """The board of a query that takes a position alone."""
+        if len(pairs) == 1 and pairs[0][0] == "position":
+            return read_position(pairs[0][1])
+        return parse_board(self.parse(["tablebase", "probe"], pairs, (POSITION,)).position)
+
+    def probe_batch(self, positions: list[str]) -> bytes:
+        """`{"results": [...]}` of a batch probe (SPEC "Tables on the web"): for each
+        position its probe answer, or `{"position": P, "error": ...}`; the answers come from
+        the cache where they are, and go into it."""
+        parts = []
+        for text in positions:
+            try:
+                board = read_position(text)
+                key = ("probe", str(board).encode())
+                encoded = self.cache.get(key)
+                if encoded is None:
+                    encoded = Encoded.of(answers.probe_answer(board, self.tablebase))
+                    self.cache.put(key, encoded)
+                parts.append(encoded.body)
+            except (ValueError, MissingTableError) as error:
+                parts.append(json.dumps({"position": text, "error": error_line(error)}
+                                        ).encode())
+        return b'{"results": [' + b", ".join(parts) + b"]}"
+
+    def mainline(self, board: BaseBoard) -> dict[str, Any]:
+        """`{"position", "value", "plies", "moves", "complete"}`: the line of best play from
+        the position, the first move in the order of `analyze` among equals, for as long as
+        the tables (or the rules) answer exactly; `complete` when it ends the game. A drawn
+        line goes on until a position comes back (or MAX_MAINLINE moves). MissingTableError
+        when the position itself has no exact answer."""
+        solver = self.exact_solver(board)
+        first = solver.settled_result(board, line=0)
+        if first is None:
+            if isinstance(board, Board):
+                self.tablebase.probe(board)     # raises the probe's MissingTableError
+            raise MissingTableError(f"no table or solution answers {board} exactly")
+        moves: list[str] = []
+        child = board.copy(stack=False)
+        seen = {str(child)}
+        while not child.is_game_over() and len(moves) < MAX_MAINLINE:
+            try:
+                best = solver.analyze(child)[0][0]
+            except SearchNeeded:
+                break
+            child = child.copy(stack=False)
+            child.push(best)
+            moves.append(str(best))
+            if str(child) in seen:
+                break
+            seen.add(str(child))
+        return {"position": str(board), "value": first.value, "plies": first.plies,
+                "moves": moves, "complete": child.is_game_over()}
 
     # -- the page's own requests -----------------------------------------------------------
     def position(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
         """What the page draws and plays: the cells, the player to move, the end of the game,
         every legal move with the position it leads to, the 8 symmetric images, the position
         with the colours swapped and with the turn passed on."""
-        args = self.parse(["tablebase", "probe"], pairs, (POSITION,))
-        board = parse_board(args.position)
+        board = self.position_of(pairs)
         variant = variant_of(board)
         rows_text, turn = str(board).split()
         moves = []

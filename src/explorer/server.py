@@ -13,6 +13,7 @@ import ipaddress
 import sys
 import threading
 import webbrowser
+from typing import TextIO
 
 from quixo_solver import tablebase as tb
 from solverkit.commandline import error_line
@@ -60,9 +61,20 @@ def build_small_tables(settings: Settings) -> None:
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
+def open_access_log(target: str | None) -> TextIO | None:
+    """The stream of the access log: "-" stderr, None or "off" none, else a file appended
+    to (OSError if it cannot be opened)."""
+    if target is None or target == "off":
+        return None
+    if target == "-":
+        return sys.stderr
+    return open(target, "a", encoding="utf-8", buffering=1)
+
+
 def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str = "127.0.0.1",
-          port: int = 8000, open_browser: bool = False) -> None:
-    """Run the explorer until interrupted (`quixo_parser`: see app.create_app)."""
+          port: int = 8000, open_browser: bool = False, access_log: str | None = "-") -> None:
+    """Run the explorer until interrupted (`quixo_parser`: see app.create_app; `access_log`:
+    see open_access_log)."""
     import uvicorn
 
     from .app import create_app
@@ -70,9 +82,10 @@ def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str =
     warning = host_warning(host)
     if warning:
         print(warning, file=sys.stderr)
+    log_stream = open_access_log(access_log)
     if settings.build_small_tables:
         build_small_tables(settings)
-    app = create_app(settings, quixo_parser)
+    app = create_app(settings, quixo_parser, log_stream)
     url = url_of("127.0.0.1" if host in ("0.0.0.0", "::") else host, port)
     print(f"quixo serve: the explorer is at {url} (Ctrl-C stops it)", file=sys.stderr)
     if open_browser:

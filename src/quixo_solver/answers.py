@@ -18,7 +18,7 @@ from .variants import variant_of
 
 if TYPE_CHECKING:
     from .search import BaseSolver, SearchResult
-    from .tablebase import Tablebase
+    from .tablebase import BaseTablebase
 
 DEFAULT_SOLVE_SECONDS = 10.0   # solve and analyze without --time or --depth
 PROOF_SHARE = 0.5              # of solve's time, for the proof search when alpha-beta proves nothing
@@ -74,7 +74,7 @@ def analyze_answer(board: BaseBoard, solver: BaseSolver[Any], *, depth: int | No
     return {"position": str(board), "moves": rows}
 
 
-def probe_answer(board: BaseBoard, tablebase: Tablebase) -> dict[str, Any]:
+def probe_answer(board: BaseBoard, tablebase: BaseTablebase) -> dict[str, Any]:
     """`quixo tablebase probe POSITION --json`: the tables' answer with the line to the end;
     MissingTableError when the position's class is not built (or its game has no tables)."""
     variant = variant_of(board)

@@ -11,6 +11,7 @@ Move.from_text('a1e1')
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,13 @@ class Move:
         return f"Move.from_text({str(self)!r})"
 
 
+@functools.lru_cache(maxsize=None)      # a few dozen moves a board size: made once each
+def move_between(size: int, source: int, target: int) -> Move:
+    """The move that takes the cube of square number `source` and pushes it in at `target`
+    (square numbers as the rules kernels count them)."""
+    return Move(notation.square_name(size, source), notation.square_name(size, target))
+
+
 LegalMoveGenerator = LegalMoves   # the name python-chess users know
 
 
@@ -92,8 +100,7 @@ class Board(BaseBoard):
         return rules.legal_moves(self.size, self.mover_cubes, self.opponent_cubes)
 
     def _move_of(self, raw: tuple[int, int]) -> Move:
-        return Move(notation.square_name(self.size, raw[0]),
-                    notation.square_name(self.size, raw[1]))
+        return move_between(self.size, *raw)
 
     def _checked(self, move: Move) -> tuple[int, int]:
         source, target = move.squares(self.size)

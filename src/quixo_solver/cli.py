@@ -84,15 +84,26 @@ def _ensure_small_board_tables(size: int, directory: Path, args: argparse.Namesp
                   f"({report.seconds:.1f} s)", file=sys.stderr)
 
 
+def _tablebase(args: argparse.Namespace) -> tb.BaseTablebase:
+    """The tables of --remote (another quixo serve), else of the folder (--dir)."""
+    if args.remote is not None:
+        if args.dir is not None:
+            raise QuixoError("give either --dir or --remote, not both")
+        return tb.RemoteTablebase(args.remote, timeout=args.remote_timeout)
+    return tb.Tablebase(_directory(args))
+
+
 def _solver(board: BaseBoard, args: argparse.Namespace) -> BaseSolver[Any]:
-    """The solver of the board's variant, with the tables of --dir where the variant has
-    tables and --no-tablebase is not given."""
+    """The solver of the board's variant, with the tables of --dir (or --remote) where the
+    variant has tables and --no-tablebase is not given."""
     variant = variant_of(board)
     tablebase = None
     if variant.uses_tablebases and not args.no_tablebase:
-        directory = _directory(args)
-        _ensure_small_board_tables(board.size, directory, args)
-        tablebase = tb.Tablebase(directory)
+        tablebase = _tablebase(args)
+        if isinstance(tablebase, tb.Tablebase):
+            _ensure_small_board_tables(board.size, tablebase.directory, args)
+    elif args.remote is not None and args.no_tablebase:
+        raise QuixoError("give either --remote or --no-tablebase, not both")
     return variant.new_solver(args.hash, tablebase, args.weights)
 
 
@@ -476,7 +487,7 @@ def command_tablebase_sample(args: argparse.Namespace) -> None:
 
 def command_tablebase_probe(args: argparse.Namespace) -> None:
     board = parse_board(args.position)
-    with tb.Tablebase(_directory(args)) as tablebase:
+    with _tablebase(args) as tablebase:
         answer = answers.probe_answer(board, tablebase)
     _emit(args, answer, answers.probe_lines(answer))
 
@@ -493,12 +504,14 @@ def command_serve(args: argparse.Namespace) -> None:
     options: dict[str, Any] = {"hash_mib": args.hash}
     for option, name in (("search_time", "search_seconds"),
                          ("max_search_time", "max_search_seconds"),
-                         ("searches", "searches"), ("queue", "queue")):
+                         ("searches", "searches"), ("queue", "queue"),
+                         ("rate_limit", "rate"), ("burst", "burst")):
         if getattr(args, option) is not None:
             options[name] = getattr(args, option)
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
-    settings = Settings(_directory(args), qwixx, **options)
-    serve(settings, build_parser(), args.host, args.port, open_browser=args.open)
+    settings = Settings(_directory(args), qwixx, check_tables=args.check_tables, **options)
+    serve(settings, build_parser(), args.host, args.port, open_browser=args.open,
+          access_log=args.access_log)
 
 
 def _count(number: int, noun: str) -> str:
@@ -541,6 +554,10 @@ _mib = number("a number of MiB", lambda value: limits.check_table_mib(value, "th
 _workers = whole_number("a number of workers", 1, 100000)
 _port = whole_number("a port", 1, 65535)
 _queue = whole_number("a queue length", 0, 100000)
+_burst = whole_number("a number of requests", 1, 100_000_000)
+_request_rate = number("a number of requests a second (0: no limit)",
+                       lambda value: limits.check_positive("the rate limit", value, 1e9)
+                       if value else 0.0)
 _gib = number("a number of GiB", lambda value: limits.check_positive("the memory", value, 1e6))
 _duration = parsed("a duration", parse_duration)
 _rate = number("a number of entries per second",
@@ -573,6 +590,15 @@ def _search_options(parser: argparse.ArgumentParser) -> None:
                         help="transposition table size in MiB (default 64)")
     _weights_option(parser)
     _common(parser, directory=True, jobs=True)
+    _remote_options(parser)
+
+
+def _remote_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--remote", metavar="URL", default=None,
+                        help="probe the tables of another quixo serve (http://HOST:PORT) "
+                        "instead of a folder")
+    parser.add_argument("--remote-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                        help="seconds to wait for one answer of --remote (default 30)")
 
 
 def _weights_option(parser: argparse.ArgumentParser) -> None:
@@ -897,6 +923,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = tablebase_commands.add_parser("probe", help="look a position up")
     q.add_argument("position", metavar="POSITION")
     _common(q, directory=True)
+    _remote_options(q)
     q.set_defaults(handler=command_tablebase_probe)
 
     p = commands.add_parser("serve", help="the explorer: every move's value in the browser",
@@ -920,6 +947,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="requests that may wait for a search (default 8); more get 503")
     p.add_argument("--hash", type=_mib, default=64,
                    help="each search's transposition table in MiB (default 64)")
+    p.add_argument("--rate-limit", type=_request_rate, default=None, metavar="PER_SECOND",
+                   help="API requests a second each client may make after a burst (default "
+                   "50; 0: no limit); more get 429 with Retry-After")
+    p.add_argument("--burst", type=_burst, default=None,
+                   help="API requests a client may make at once (default 500)")
+    p.add_argument("--check-tables", action="store_true",
+                   help="check every block of every table at start-up, while serving (a "
+                   "damaged table is found at once, and every probe after it is as fast as "
+                   "a warm one)")
+    p.add_argument("--access-log", default="-", metavar="FILE",
+                   help="one line per request, appended to FILE ('-': stderr, the default; "
+                   "'off': none)")
     p.add_argument("--qwixx-dir", default=None,
                    help="the Qwixx tables' folder (default: $QWIXX_TABLE_DIR, else the cache "
                    "folder)")

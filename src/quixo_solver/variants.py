@@ -19,7 +19,7 @@ from .board import Board
 from .errors import PositionError, QuixoError
 from .search import BaseSolver, Solver
 from .search.weights import WeightSet, Weights
-from .tablebase import Tablebase
+from .tablebase import BaseTablebase
 from .teams.board import TeamBoard
 from .teams.notation import PLAYERS as TEAM_PLAYERS
 from .teams.solve import TeamSolver
@@ -46,7 +46,7 @@ class Variant:
         """The empty board of this variant, first player to move."""
         return self.board_type(size=size)
 
-    def new_solver(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
+    def new_solver(self, tt_mib: float = 64, tablebase: BaseTablebase | str | None = None,
                    weights: WeightSet | Weights | str | None = None, *,
                    traps: bool = True) -> BaseSolver[Any]:
         """A solver of this variant; `tablebase` only where the variant probes tables, and

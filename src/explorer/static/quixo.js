@@ -1,6 +1,7 @@
 // The Quixo page: a line of positions (undo, redo, jump), every legal move with its exact value,
-// the verdict and where it came from, the value history, symmetries, a position box, the best
-// move, and games against the engine on a clock. The rules live on the server: the position
+// the verdict and where it came from, the line of perfect play to the end (copied as moves,
+// opened as a URL), the value history, symmetries, a position box, the best move, and games
+// against the engine on a clock. The rules live on the server: the position
 // API gives each position's cells, legal moves and the positions they lead to.
 
 import {element, getJSON, streamEvents} from "./api.js";
@@ -16,6 +17,7 @@ const state = {
   moves: [],              // moves[i] leads from line[i] to line[i + 1]
   index: 0,               // the position shown
   info: new Map(),        // position -> the position API's answer
+  mainlines: new Map(),   // position -> the mainline API's answer ({ok, status, data})
   results: new Map(),     // position -> {iteration, solve, analyze, error, done}
   selected: null,
   hover: null,
@@ -47,7 +49,8 @@ async function positionInfo(position) {
   return answer;
 }
 
-// -- the URL: /quixo/<position>?from=<start>&moves=m1,m2 reproduces the line up to the position
+// -- the URL: /quixo/<position>?from=<start>&moves=m1,m2 reproduces the line up to the position;
+// /quixo/<position>?line=m1,m2 shows the position with the moves ahead (a line of perfect play)
 function writeUrl(push) {
   let url = `/quixo/${urlPosition(current())}`;
   if (state.index > 0) {
@@ -62,9 +65,10 @@ function writeUrl(push) {
 function readUrl() {
   const path = decodeURIComponent(location.pathname.replace(/^\/quixo\/?/, ""));
   const query = new URLSearchParams(location.search);
+  const list = (name) => (query.get(name) || "").split(",").filter(Boolean);
   return {position: path ? path.replaceAll("_", " ") : emptyBoard(5, 2),
           from: query.get("from")?.replaceAll("_", " "),
-          moves: (query.get("moves") || "").split(",").filter(Boolean)};
+          moves: list("moves"), ahead: list("line")};
 }
 
 // -- showing a position -------------------------------------------------------------------
@@ -81,6 +85,7 @@ async function show(index, {push = true} = {}) {
   render();
   writeUrl(push);
   analyse(position);
+  showMainline(position);
 }
 
 function render() {
@@ -292,13 +297,110 @@ function renderMoves(info, result) {
   $("moves-note").textContent = info.game_over ? "(the game is over)" :
     result?.analyze ? `(${rows.length}, best first)` :
     result?.running ? `(${rows.length}, analysing …)` : `(${rows.length})`;
+  const exact = rows.length > 0 && rows.every((row) => row.value && row.value !== "unknown");
   list.replaceChildren(...rows.map((row) => element("li", {
-      class: `move value-${row.value ?? "pending"}`,
+      class: `move value-${row.value ?? "pending"}` +
+             (exact && row.value === rows[0].value && row.plies === rows[0].plies ? " best" : ""),
+      style: exact ? `--strength: ${strength(rows, row).toFixed(2)}` : "",
       onmouseenter: () => { state.hover = row.move; renderBoard(info); },
       onmouseleave: () => { state.hover = null; renderBoard(info); }},
     element("button", {type: "button", onclick: () => play(row.move),
                        disabled: enginesTurn()}, row.move),
     element("span", {class: "value"}, row.value ? valueText(row) : "…"))));
+}
+
+// How good a move is among the moves of its value, from 1 (the fastest win, the longest loss)
+// down to 0.3 (the slowest win, the quickest loss); draws are all alike.
+function strength(rows, row) {
+  const plies = rows.filter((other) => other.value === row.value).map((other) => other.plies);
+  const low = Math.min(...plies), high = Math.max(...plies);
+  if (row.value === "draw" || high === low) return 1;
+  const worse = row.value === "win" ? row.plies - low : high - row.plies;
+  return 1 - 0.7 * worse / (high - low);
+}
+
+// -- the line of perfect play ------------------------------------------------------------------
+async function mainlineOf(position) {
+  if (!state.mainlines.has(position)) {
+    state.mainlines.set(position, getJSON(
+      `/api/v1/quixo/mainline?position=${encodeURIComponent(position)}`));
+  }
+  return state.mainlines.get(position);
+}
+
+async function showMainline(position) {
+  const answer = await mainlineOf(position);
+  if (current() !== position) return;
+  const list = $("mainline"), note = $("mainline-note"), tools = $("mainline-tools");
+  $("mainline-copied").textContent = "";
+  if (!answer.ok) {
+    list.replaceChildren();
+    tools.hidden = true;
+    note.textContent = answer.status === 404
+      ? "(not known exactly here: the tables do not hold this position)" : `(${answer.data.error})`;
+    return;
+  }
+  const line = answer.data;
+  const info = state.info.get(position);
+  if (!line.moves.length) {
+    list.replaceChildren();
+    tools.hidden = true;
+    note.textContent = "(the game is over)";
+    return;
+  }
+  // the value of each position of the line for its player to move: win and loss take turns
+  let value = line.value;
+  list.replaceChildren(...line.moves.map((move, index) => {
+    const item = element("li", {class: `value-${value}`,
+                                title: value === "draw" ? "a draw" : `${value} for the player to move`},
+                         `${index + 1}. ${move}`);
+    value = OPPOSITE[value];
+    return item;
+  }));
+  note.textContent = line.value === "draw"
+    ? `(a draw: ${line.moves.length} moves, until a position comes back)`
+    : `(${describe(info, {...line, depth: 0})}${line.complete ? ", to the end" :
+                                                   ", as far as the tables reach"})`;
+  $("mainline-text").value = line.moves.join(" ");
+  $("mainline-link").href = `/quixo/${urlPosition(position)}?line=${line.moves.join(",")}`;
+  tools.hidden = false;
+}
+
+async function copyMainline() {
+  const text = $("mainline-text").value;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch {
+    $("mainline-text").select();       // no clipboard for this page: the old way
+    copied = document.execCommand("copy");
+  }
+  $("mainline-copied").textContent = copied ? "copied" : "selected: copy it with Ctrl+C";
+}
+
+async function followMainline() {
+  const position = current();
+  const answer = await mainlineOf(position);
+  if (!answer.ok || current() !== position) return;
+  const ahead = await walk(position, answer.data.moves);
+  if (!ahead || current() !== position) return;
+  state.line = state.line.slice(0, state.index).concat(ahead);
+  state.moves = state.moves.slice(0, state.index).concat(answer.data.moves);
+  render();
+}
+
+// The positions from `start` through each of the moves (null if one is not legal).
+async function walk(start, moves) {
+  const line = [start];
+  for (const move of moves) {
+    const answer = await positionInfo(line[line.length - 1]);
+    const row = answer.ok && answer.data.moves.find((candidate) => candidate.move === move);
+    if (!row) return null;
+    line.push(row.position);
+  }
+  if (!(await positionInfo(line[line.length - 1])).ok) return null;
+  return line.map((position) => state.info.get(position)?.position ?? position);
 }
 
 function renderLine() {
@@ -489,6 +591,8 @@ function wire() {
   $("engine-form").addEventListener("submit", startEngine);
   $("engine-stop").addEventListener("click", () => { stopEngine(); render(); });
   $("engine-values").addEventListener("change", () => { render(); analyse(current()); });
+  $("mainline-copy").addEventListener("click", copyMainline);
+  $("mainline-follow").addEventListener("click", followMainline);
   window.addEventListener("popstate", () => load());
   // leaving the page ends its searches on the server at once (a page kept in the browser's
   // back-forward cache would otherwise keep its connections open)
@@ -542,20 +646,20 @@ async function load() {
   state.moves = [];
   state.index = 0;
   await show(0, {push: false});
-  if (!wanted.from || !wanted.moves.length) return;
-  const line = [wanted.from], moves = [];
-  for (const move of wanted.moves) {
-    const answer = await positionInfo(line[line.length - 1]);
-    const row = answer.ok && answer.data.moves.find((candidate) => candidate.move === move);
-    if (!row) return;
-    line.push(row.position);
-    moves.push(move);
+  if (wanted.ahead.length) {
+    const ahead = await walk(first.data.position, wanted.ahead);
+    if (!ahead || current() !== first.data.position) return;
+    state.line = ahead;
+    state.moves = wanted.ahead;
+    render();
+    return;
   }
-  const last = await positionInfo(line[line.length - 1]);
-  if (!last.ok || last.data.position !== first.data.position) return;
-  state.line = line.map((position) => state.info.get(position)?.position ?? position);
-  state.moves = moves;
-  state.index = moves.length;
+  if (!wanted.from || !wanted.moves.length) return;
+  const line = await walk(wanted.from, wanted.moves);
+  if (!line || line[line.length - 1] !== first.data.position) return;
+  state.line = line;
+  state.moves = wanted.moves;
+  state.index = wanted.moves.length;
   render();
   fillHistory();
 }

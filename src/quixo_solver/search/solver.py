@@ -20,15 +20,14 @@ from solverkit.messages import clip
 
 from .. import geometry
 from ..baseboard import check_board
-from ..board import Board, Move
+from ..board import Board, Move, move_between
 from ..errors import QuixoError
 
-from ..notation import square_name
-from ..tablebase import MissingTableError, Tablebase
+from ..tablebase import BaseTablebase, MissingTableError, Tablebase
 from ..tablebase.traps import trap_move
 from . import _search
 from .base import BaseSolver, SearchKernel, check_limits
-from .result import SearchResult, preference, seen_by_mover
+from .result import SearchResult, preference
 from .weights import DEFAULTS, WeightSet, Weights
 
 
@@ -37,67 +36,64 @@ class Solver(BaseSolver[Board]):
 
     ``tt_mib`` sizes the transposition table (per board size); ``tablebase`` is a
     ``Tablebase`` (or a folder) whose built classes are probed at the root and at every
-    node, or None; ``weights`` are the evaluation's (search/weights.py). ``traps``: where the
-    tables answer, play the best move that sets the opponent the most traps
-    (tablebase/traps.py) rather than the first of the equal best moves.
+    node, a ``RemoteTablebase`` (probed at the root and for its moves only: the search
+    kernel reads local files), or None; ``weights`` are the evaluation's
+    (search/weights.py). ``traps``: where the tables answer, play the best move that sets
+    the opponent the most traps (tablebase/traps.py) rather than the first of the equal best
+    moves.
     """
 
     board_type = Board
     proves = True
     default_weights = DEFAULTS                 # tuned on two-player games (weights.py)
 
-    def __init__(self, tt_mib: float = 64, tablebase: Tablebase | str | None = None,
+    def __init__(self, tt_mib: float = 64,
+                 tablebase: BaseTablebase | str | os.PathLike[str] | None = None,
                  weights: WeightSet | Weights | str | None = None, *,
                  traps: bool = True) -> None:
         super().__init__(tt_mib, weights)
         if isinstance(tablebase, (str, os.PathLike)):
             tablebase = Tablebase(tablebase)
-        elif tablebase is not None and not isinstance(tablebase, Tablebase):
-            raise QuixoError("tablebase must be a Tablebase, a folder or None, not "
-                             f"{clip(tablebase)}")
+        elif tablebase is not None and not isinstance(tablebase, BaseTablebase):
+            raise QuixoError("tablebase must be a Tablebase (or a RemoteTablebase), a folder "
+                             f"or None, not {clip(tablebase)}")
         self.tablebase = tablebase
         self.traps = traps
 
     def _analysis_from_tables(self, board: Board) -> list[tuple[Move, SearchResult]] | None:
         """The move-by-move analysis's answer when every move ends the game or leads into a
-        built class (the same probes, a class's children in one call, and no board made per
-        move: the explorer analyses thousands of positions a second this way); None
-        otherwise."""
+        built class (the children probed in one call, and no board made per move: the
+        explorer analyses thousands of positions a second this way); None otherwise."""
         if self.tablebase is None:
             return None
         try:
-            children = self.tablebase.child_results(board.size, board.mover_cubes,
-                                                    board.opponent_cubes)
+            children = self.tablebase.children(board.size, board.mover_cubes,
+                                               board.opponent_cubes)
         except MissingTableError:
             return None
         rows = []
-        for source, target, _, _, probed in children:
-            move = Move(square_name(board.size, source), square_name(board.size, target))
-            if probed.plies == 0:         # a finished game (only those end in 0 plies)
-                seen = SearchResult.terminal(probed.wdl)
-            else:
-                seen = SearchResult(probed.value, probed.plies, None, [], source="tablebase")
-            rows.append((move, seen_by_mover(move, seen)))
+        for child in children:      # each child's result as seen_by_mover makes it, at once
+            move, result = child.move, child.move_result
+            rows.append((move, SearchResult(
+                result.value, result.plies, move, [move],   # in 1 ply: to a finished game
+                source="terminal" if result.plies == 1 else "tablebase")))
         rows.sort(key=lambda row: preference(row[1]))
         return rows
 
     def _new_searcher(self, size: int) -> SearchKernel:
         searcher = _search.Searcher(size, self.tt_mib)
         if self.tablebase is not None:
-            for a in range(size * size + 1):
-                for b in range(size * size + 1 - a):
-                    if self._stopped:          # the tables left out: see searcher()
-                        return searcher
-                    if self.tablebase.has_table(size, a, b):
-                        searcher.add_table(a, b, self.tablebase.table(size, a, b))
+            for a, b, table in self.tablebase.kernel_tables(size):
+                if self._stopped:          # the tables left out: see searcher()
+                    return searcher
+                searcher.add_table(a, b, table)
         return searcher
 
     def _kernel_position(self, board: Board) -> tuple[int, int]:
         return board.mover_cubes, board.opponent_cubes
 
     def _kernel_move(self, size: int, index: int) -> Move:
-        source, target = geometry.moves(size)[index]
-        return Move(square_name(size, source), square_name(size, target))
+        return move_between(size, *geometry.moves(size)[index])
 
     def tablebase_result(self, board: Board, line: int | None = None) -> SearchResult:
         """The tables' answer with the first `line` moves of the line to the end (None: all,
@@ -106,19 +102,14 @@ class Solver(BaseSolver[Board]):
         if self.tablebase is None:
             return super().tablebase_result(board, line)
         result = self.tablebase.probe(board)
-        played: list[Move] = []
-        child = board.copy(stack=False)
-        while (line is None or len(played) < line) and not child.is_game_over() and (
-                result.wdl != 0 or not played):
-            if self.traps and not played:
-                move = trap_move(self.tablebase, child)
-            else:
-                moves = self.tablebase.probe_moves(child)
-                move = moves[0][0] if moves else None
-            if move is None:
-                break
-            played.append(move)
-            child.push(move)
+        first = trap_move(self.tablebase, board) if self.traps and line != 0 else None
+        if first is None:
+            played = self.tablebase.best_line(board, line)
+        else:                       # the trap-setting move, then the line of best play on
+            child = board.copy(stack=False)
+            child.push(first)
+            rest = 0 if result.wdl == 0 else None if line is None else line - 1
+            played = [first] + self.tablebase.best_line(child, rest)
         return SearchResult(result.value, result.plies, played[0] if played else None, played,
                             source="tablebase")
 

@@ -3,12 +3,16 @@ from . import stats
 from .build_setup import BuildReport, InsufficientResourcesError
 from .builder import build
 from .compress import CompressReport, compress_folder
-from .errors import BlankRangeError, CorruptTableError, OldFormatError, TablebaseError
+from .errors import (BlankRangeError, CorruptTableError, OldFormatError, RemoteError,
+                     RemoteRateLimited, RemoteTimeout, RemoteUnreachable, TablebaseError)
 from .plan import Unit, units
-from .probe import MissingTableError, ProbeResult, Tablebase, default_directory
+from .probe import (BaseTablebase, MissingTableError, ProbeResult, Tablebase,
+                    default_directory)
+from .remote import RemoteTablebase
 from .verify import VerifyReport, verify
 
 __all__ = [
+    "BaseTablebase",
     "BlankRangeError",
     "BuildReport",
     "CompressReport",
@@ -17,6 +21,11 @@ __all__ = [
     "MissingTableError",
     "OldFormatError",
     "ProbeResult",
+    "RemoteError",
+    "RemoteRateLimited",
+    "RemoteTablebase",
+    "RemoteTimeout",
+    "RemoteUnreachable",
     "Tablebase",
     "TablebaseError",
     "Unit",

@@ -18,3 +18,25 @@ class OldFormatError(CorruptTableError):
 
 class BlankRangeError(QuixoError):
     """A range of blank counts that is empty or off the board."""
+
+
+class RemoteError(QuixoError):
+    """A remote tablebase (another `quixo serve`) that did not answer, or answered what
+    cannot be used."""
+
+
+class RemoteTimeout(RemoteError):
+    """A remote tablebase that did not answer in time."""
+
+
+class RemoteUnreachable(RemoteError):
+    """A remote tablebase whose host cannot be reached (no such host, connection refused)."""
+
+
+class RemoteRateLimited(RemoteError):
+    """A remote tablebase that refuses more requests for now (429); `retry_after`: the
+    seconds it asked to wait, or None."""
+
+    def __init__(self, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

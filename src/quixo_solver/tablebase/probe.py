@@ -16,15 +16,18 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Iterator, NamedTuple, Sequence, TypeVar
 
 from .._backend import rules
 from ..baseboard import check_board
-from ..board import Board, Move
+from ..board import Board, Move, move_between
+from ..notation import format_position
 from . import files, values
+from .errors import CorruptTableError
 from .files import CompressedTable
 
 T = TypeVar("T")
+TablebaseT = TypeVar("TablebaseT", bound="BaseTablebase")
 
 
 class MissingTableError(KeyError):
@@ -58,30 +61,59 @@ class ProbeResult:
         return cls(values.wdl_of(code), values.plies_of(code))
 
 
-class Tablebase:
-    """The tables of one folder, memory-mapped on first use; each block of values is checked
-    against its checksum before its first value is used (files.CompressedTable)."""
+Position = tuple[int, int]      # (mover, opponent) masks of one position of a board size
+DRAW_CODE = values.encode(values.DRAW, None)
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
-        self.directory = files.folder_path(directory) if directory else default_directory()
-        self._tables: dict[tuple[int, int, int], CompressedTable] = {}
-        self._lock = threading.Lock()
 
-    def __enter__(self) -> "Tablebase":
+class Child(NamedTuple):
+    """A legal move (the squares it takes from and pushes in at, on a board of `size`), the
+    position it leads to (masks of the player to move there and of the other) and that
+    position's value code."""
+
+    size: int
+    source: int
+    target: int
+    mover: int
+    opponent: int
+    code: int
+
+    @property
+    def move(self) -> Move:
+        return move_between(self.size, self.source, self.target)
+
+    @property
+    def move_result(self) -> ProbeResult:
+        """The move's result for the player who makes it (from the child's, for the other)."""
+        plies = values.plies_of(self.code)
+        return ProbeResult(-values.wdl_of(self.code), None if plies is None else plies + 1)
+
+
+class BaseTablebase:
+    """What every source of table values answers (the local `Tablebase`, the
+    `RemoteTablebase` of another server): built from `codes_of`, the value codes of many
+    positions of one board size in one call, and `has_table`."""
+
+    def __enter__(self: TablebaseT) -> TablebaseT:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
-        with self._lock:
-            self._tables.clear()
-
-    def path(self, size: int, mover_count: int, opponent_count: int) -> Path:
-        return self.directory / files.table_name(size, mover_count, opponent_count)
+        """Let go of what the source holds open (its files, its connection)."""
 
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
-        return self.path(size, mover_count, opponent_count).exists()
+        raise NotImplementedError
+
+    def codes_of(self, size: int, positions: Sequence[Position]) -> list[int]:
+        """The value codes (values.py) of many positions of any classes of one board size;
+        MissingTableError when one of their classes is not built."""
+        raise NotImplementedError
+
+    def kernel_tables(self, size: int) -> Iterator[tuple[int, int, CompressedTable]]:
+        """(mover count, opponent count, table) of each built class, opened one after the
+        other, for the search kernel, which reads local files only (none by default)."""
+        return iter(())
 
     def has_size(self, size: int) -> bool:
         """Whether any class of the board size is built."""
@@ -89,58 +121,17 @@ class Tablebase:
         return any(self.has_table(size, a, b) for a in range(cells + 1)
                    for b in range(cells + 1 - a))
 
-    def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
-        """The table of a class; MissingTableError if it is not built."""
-        key = (size, mover_count, opponent_count)
-        with self._lock:
-            if key not in self._tables:
-                path = self.path(*key)
-                if not path.exists():
-                    raise MissingTableError(
-                        f"no table for class ({mover_count}, {opponent_count}) of the "
-                        f"{size}x{size} board in {self.directory}")
-                self._tables[key] = files.open_table(path, key)
-            return self._tables[key]
-
     def code(self, board: Board) -> int:
         check_board(board, Board)
-        mover, opponent = board.mover_cubes, board.opponent_cubes
-        table = self.table(board.size, bin(mover).count("1"), bin(opponent).count("1"))
-        with self._lock:       # a table's cache of decoded segments serves one thread at a time
-            return int(table.position_code(mover, opponent))
+        return self.codes_of(board.size, [(board.mover_cubes, board.opponent_cubes)])[0]
 
     def codes_at(self, size: int, mover_count: int, opponent_count: int,
                  movers: list[int], opponents: list[int]) -> list[int]:
         """The value codes of many positions of one class (masks checked by the table)."""
-        table = self.table(size, mover_count, opponent_count)
-        with self._lock:
-            return [int(code) for code in table.position_codes(movers, opponents)]
+        return self.codes_of(size, list(zip(movers, opponents)))
 
     def probe(self, board: Board) -> ProbeResult:
         return ProbeResult.of_code(self.code(board))
-
-    def child_results(self, size: int, mover: int,
-                      opponent: int) -> list[tuple[int, int, int, int, ProbeResult]]:
-        """Every legal move of a position (masks of the player to move and of the other) as
-        (source, target, child's mover, child's opponent, the child's result for its mover),
-        in move order: the children of each class looked up in one call, a finished child
-        from its line alone. MissingTableError if a child's class is not built."""
-        children = rules.children(size, mover, opponent)
-        by_class: dict[tuple[int, int], list[int]] = {}
-        for i, (_, _, child_mover, child_opponent, status) in enumerate(children):
-            if not status:
-                key = (child_mover.bit_count(), child_opponent.bit_count())
-                by_class.setdefault(key, []).append(i)
-        results: dict[int, ProbeResult] = {}
-        for (a, b), members in by_class.items():
-            found = self.codes_at(size, a, b, [children[i][2] for i in members],
-                                  [children[i][3] for i in members])
-            results.update((i, ProbeResult.of_code(code)) for i, code in zip(members, found))
-        return [(source, target, child_mover, child_opponent,
-                 results[i] if not status else
-                 ProbeResult(values.WIN if status > 0 else values.LOSS, 0))
-                for i, (source, target, child_mover, child_opponent, status)
-                in enumerate(children)]
 
     def probe_wdl(self, board: Board) -> int:
         """+1 if the player to move wins, 0 for a draw, -1 for a loss."""
@@ -169,22 +160,143 @@ class Tablebase:
         except MissingTableError:
             return default
 
+    def children(self, size: int, mover: int, opponent: int) -> list[Child]:
+        """Every legal move of a position (in the order of the legal moves) with the position
+        it leads to and that position's value code (for the player to move there); a move
+        that ends the game gets the code of its finished game, unprobed. One `codes_of` call,
+        each position once (a quarter of the moves, on average, lead where another does)."""
+        children = rules.children(size, mover, opponent)
+        probed = list(dict.fromkeys((child_mover, child_opponent) for _, _, child_mover,
+                                    child_opponent, status in children if not status))
+        codes = dict(zip(probed, self.codes_of(size, probed))) if probed else {}
+        return [Child(size, source, target, child_mover, child_opponent,
+                      values.encode(status, 0) if status else codes[child_mover,
+                                                                   child_opponent])
+                for source, target, child_mover, child_opponent, status in children]
+
     def probe_moves(self, board: Board) -> list[tuple[Move, ProbeResult]]:
         """Every legal move with its result for the player to move, best first: fastest win,
-        then draws, then the slowest loss."""
-        results = []
-        for move in board.legal_moves:
-            child = board.copy(stack=False)
-            child.push(move)
-            seen = self.probe(child)
-            plies = None if seen.plies is None else seen.plies + 1
-            results.append((move, ProbeResult(-seen.wdl, plies)))
+        then draws, then the slowest loss (among equals, in the order of the legal moves)."""
+        check_board(board, Board)
+        results = [(child.move, child.move_result)
+                   for child in self.children(board.size, board.mover_cubes,
+                                              board.opponent_cubes)]
         results.sort(key=lambda item: move_preference(item[1]))
         return results
 
     def best_move(self, board: Board) -> Move | None:
         moves = self.probe_moves(board)
         return moves[0][0] if moves else None
+
+    def best_line(self, board: Board, moves: int | None = None, *,
+                  through_draws: bool = False) -> list[Move]:
+        """The line of best play from an unfinished or finished position: the first `moves`
+        of it (None: all), each the first best move in the order of `probe_moves`. A won or
+        lost position's line ends the game; a drawn one's is its first move alone, or with
+        `through_draws` goes on until a position comes back (or `moves` are played)."""
+        check_board(board, Board)
+        size, mover, opponent = board.size, board.mover_cubes, board.opponent_cubes
+        code = self.code(board)
+        line: list[Move] = []
+        seen = {(mover, opponent)}
+        while (moves is None or len(line) < moves) and not rules.position_status(
+                size, mover, opponent):
+            if code == DRAW_CODE and line and not through_draws:
+                break
+            wanted = _best_child_code(code)
+            best = next((child for child in self.children(size, mover, opponent)
+                         if child.code == wanted), None)
+            if best is None:
+                raise CorruptTableError(
+                    f"the tables disagree: no move of {format_position(size, mover, opponent, 'X')} "
+                    f"leads to the value its code {code} promises")
+            line.append(best.move)
+            mover, opponent, code = best.mover, best.opponent, wanted
+            if (mover, opponent) in seen:
+                break
+            seen.add((mover, opponent))
+        return line
+
+
+class Tablebase(BaseTablebase):
+    """The tables of one folder, memory-mapped on first use; each block of values is checked
+    against its checksum before its first value is used (files.CompressedTable). A table's
+    cache of decoded segments serves one thread at a time (a lock per table): threads that
+    probe different tables decode side by side."""
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        self.directory = files.folder_path(directory) if directory else default_directory()
+        self._tables: dict[tuple[int, int, int], tuple[CompressedTable, threading.Lock]] = {}
+        self._lock = threading.Lock()       # the dict of open tables
+
+    def close(self) -> None:
+        with self._lock:
+            self._tables.clear()
+
+    def path(self, size: int, mover_count: int, opponent_count: int) -> Path:
+        return self.directory / files.table_name(size, mover_count, opponent_count)
+
+    def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
+        return self.path(size, mover_count, opponent_count).exists()
+
+    def table(self, size: int, mover_count: int, opponent_count: int) -> CompressedTable:
+        """The table of a class; MissingTableError if it is not built."""
+        return self._opened(size, mover_count, opponent_count)[0]
+
+    def _opened(self, size: int, mover_count: int,
+                opponent_count: int) -> tuple[CompressedTable, threading.Lock]:
+        """The table of a class and the lock of its cache, opened on first use."""
+        key = (size, mover_count, opponent_count)
+        found = self._tables.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if key not in self._tables:
+                path = self.path(*key)
+                if not path.exists():
+                    raise MissingTableError(
+                        f"no table for class ({mover_count}, {opponent_count}) of the "
+                        f"{size}x{size} board in {self.directory}")
+                self._tables[key] = (files.open_table(path, key), threading.Lock())
+            return self._tables[key]
+
+    def code(self, board: Board) -> int:
+        check_board(board, Board)
+        mover, opponent = board.mover_cubes, board.opponent_cubes
+        table, lock = self._opened(board.size, mover.bit_count(), opponent.bit_count())
+        with lock:
+            return int(table.position_code(mover, opponent))
+
+    def kernel_tables(self, size: int) -> Iterator[tuple[int, int, CompressedTable]]:
+        for a in range(size * size + 1):
+            for b in range(size * size + 1 - a):
+                if self.has_table(size, a, b):
+                    yield a, b, self.table(size, a, b)
+
+    def codes_of(self, size: int, positions: Sequence[Position]) -> list[int]:
+        by_class: dict[tuple[int, int], list[int]] = {}
+        for i, (mover, opponent) in enumerate(positions):
+            by_class.setdefault((mover.bit_count(), opponent.bit_count()), []).append(i)
+        codes = [0] * len(positions)
+        for (a, b), members in by_class.items():
+            table, lock = self._opened(size, a, b)
+            with lock:
+                found = table.position_codes([positions[i][0] for i in members],
+                                             [positions[i][1] for i in members])
+            for i, value in zip(members, found.tolist()):
+                codes[i] = value
+        return codes
+
+
+def _best_child_code(code: int) -> int:
+    """The value code of the position that best play leads to from a position of `code`:
+    a win in k plies moves to a loss in k - 1 for the opponent, a loss in k to a win in k - 1
+    (the slowest), a draw to a draw."""
+    if code == DRAW_CODE:
+        return DRAW_CODE
+    plies = values.plies_of(code)
+    assert plies is not None and plies > 0      # an unfinished game's win or loss
+    return values.encode(-values.wdl_of(code), plies - 1)
 
 
 def move_preference(result: ProbeResult) -> tuple[int, int]:

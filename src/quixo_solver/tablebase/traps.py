@@ -15,17 +15,16 @@ from __future__ import annotations
 
 from ..baseboard import check_board
 from ..board import Board, Move
-from ..notation import square_name
 from . import values
-from .probe import MissingTableError, ProbeResult, Tablebase, move_preference
+from .probe import BaseTablebase, MissingTableError, move_preference
 
 
-def reply_counts(tablebase: Tablebase, size: int, mover: int,
+def reply_counts(tablebase: BaseTablebase, size: int, mover: int,
                  opponent: int) -> tuple[int, int]:
     """(good, perfect) replies of the player to move in a position of the tables (masks of
     that player's cubes and of the other's): see the module docstring. A finished game has
     none. MissingTableError if a class the replies reach is not built."""
-    results = _move_results(tablebase.child_results(size, mover, opponent))
+    results = [child.move_result for child in tablebase.children(size, mover, opponent)]
     if not results:
         return 0, 0
     own = min(results, key=move_preference)     # the value of the position: its best move
@@ -37,13 +36,13 @@ def reply_counts(tablebase: Tablebase, size: int, mover: int,
     return (perfect if own.wdl == values.LOSS else keeping), perfect
 
 
-def trap_move(tablebase: Tablebase, board: Board) -> Move | None:
+def trap_move(tablebase: BaseTablebase, board: Board) -> Move | None:
     """The best move of a position of the tables that sets the most traps (None in a
     finished game); MissingTableError if a class the moves reach is not built (where one
     that only the replies reach is missing, the first of the best moves)."""
     check_board(board, Board)
-    rows = tablebase.child_results(board.size, board.mover_cubes, board.opponent_cubes)
-    results = _move_results(rows)
+    rows = tablebase.children(board.size, board.mover_cubes, board.opponent_cubes)
+    results = [row.move_result for row in rows]
     if not results:
         return None
     best = min(move_preference(result) for result in results)
@@ -51,14 +50,9 @@ def trap_move(tablebase: Tablebase, board: Board) -> Move | None:
     if len(candidates) > 1:
         try:                     # min keeps the first of equal keys: the tables' order
             candidates = [min(candidates, key=lambda row: reply_counts(tablebase, board.size,
-                                                                        row[2], row[3]))]
+                                                                        row.mover,
+                                                                        row.opponent))]
         except MissingTableError:    # a folder with a class the replies reach left out
             pass
-    source, target = candidates[0][0], candidates[0][1]
-    return Move(square_name(board.size, source), square_name(board.size, target))
+    return candidates[0].move
 
-
-def _move_results(rows: list[tuple[int, int, int, int, ProbeResult]]) -> list[ProbeResult]:
-    """The result of each move for the player who makes it, from its child's result."""
-    return [ProbeResult(-seen.wdl, None if seen.plies is None else seen.plies + 1)
-            for *_, seen in rows]
