@@ -124,3 +124,14 @@ def qwixx_no_solving(monkeypatch):
     def refuse(*args, **kwargs):
         pytest.fail("the table solve was started")
     monkeypatch.setattr(solitaire, "solve_table", refuse)
+
+
+@pytest.fixture
+def browser():
+    """A headless Chromium for the explorer's page tests (tests/explorer_browser.py)."""
+    from .explorer_browser import new_browser
+
+    driver = new_browser()
+    yield driver
+    driver.quit()
+

@@ -13,7 +13,7 @@ from quixo_solver import Board
 from quixo_solver._backend import rules
 from quixo_solver.tablebase import Tablebase
 
-from .explorer_browser import (PHONE_WIDTH, new_browser, page_errors, phone_screen,
+from .explorer_browser import (PHONE_WIDTH, page_errors, phone_screen,
                                require_browser, screenshot, text_of, texts, wait)
 from .explorer_server import require, running_server
 
@@ -28,13 +28,6 @@ def server(tables):
     with running_server(tables, "--searches", "1", "--search-time", "2", "--hash", "16",
                         "--access-log", "off") as url:
         yield url
-
-
-@pytest.fixture
-def browser():
-    driver = new_browser()
-    yield driver
-    driver.quit()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from .explorer_browser import (FIRST_RENDER, new_browser, page_errors, record, require_browser,
+from .explorer_browser import (FIRST_RENDER, page_errors, record, require_browser,
                                screenshot, text_of, texts, wait)
 from .explorer_server import Client, require, running_server
 
@@ -28,13 +28,6 @@ def server(tables, tmp_path_factory):
     with running_server(tables, "--searches", "2", "--queue", "4", "--search-time", "3",
                         "--max-search-time", "20", "--hash", "16", log=log) as url:
         yield url
-
-
-@pytest.fixture
-def browser():
-    driver = new_browser()
-    yield driver
-    driver.quit()
 
 
 def square(browser, name):

@@ -14,7 +14,7 @@ import pytest
 
 from qwixx_stats.cli import main as qwixx_main
 
-from .explorer_browser import (PHONE_WIDTH, new_browser, page_errors, phone_screen, screenshot,
+from .explorer_browser import (PHONE_WIDTH, page_errors, phone_screen, screenshot,
                                text_of, texts, wait)
 from .explorer_server import get, require, running_server
 
@@ -35,13 +35,6 @@ def server(tables, qwixx_table_dir, qwixx_race2, tmp_path_factory):
     with running_server(tables, "--searches", "2", "--queue", "4", "--hash", "8",
                         qwixx_dir=qwixx_table_dir, log=log) as url:
         yield url
-
-
-@pytest.fixture
-def browser():
-    driver = new_browser()
-    yield driver
-    driver.quit()
 
 
 def open_page(browser, server: str, fresh: bool = True) -> None:
