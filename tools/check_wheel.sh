@@ -127,7 +127,7 @@ case "$location" in
 esac
 "$user/quixo" --version
 "$user/qwixx" --version
-"$user/python" -c "from qwixx_stats.lookahead import LearnedValue; LearnedValue.load()" \
+"$user/python" -c "from qwixx_stats.strategies.lookahead import LearnedValue; LearnedValue.load()" \
     || fail "the wheel lacks the learned value of the lookahead strategy"
 "${one_core[@]}" "$user/quixo" solve --size 4
 "${one_core[@]}" "$user/quixo" solve --size 4 --json | tee "$work/solve.json"
