@@ -205,8 +205,10 @@ def test_the_sampled_verifier_reading_the_files_agrees_with_the_whole_check(tabl
     opened = [files.open_table(tmp_path / files.table_name(4, *cls), (4, *cls))
               for cls in ((6, 5), (5, 6), (5, 7))]
     everything = np.arange(own.size, dtype=np.uint64)
-    checked, sampled_bad, first = _verify.verify_sample(4, 6, 5, *opened, everything, 2)
+    checked, sampled_bad, unreadable, first = _verify.verify_sample(4, 6, 5, *opened,
+                                                                    everything, 2)
     assert sampled_bad == bad and first[0] == examples[0] == targets[0]
+    assert unreadable == 0                   # wrong values, but every block intact
     assert set(first) <= set(targets.tolist())
     holes = int(orbit_class(4, 6, 5).hole_mask().sum())
     assert checked == own.size - holes

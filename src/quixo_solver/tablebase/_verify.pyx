@@ -192,8 +192,9 @@ def verify_sample(int size, int mover_count, int opponent_count, CompressedTable
     opponent_count) against their children, every value read from the compressed files
     (a few KiB of memory whatever the class): ``own`` is the class's table, ``same_pair`` that
     of (opponent_count, mover_count), ``next_pair`` that of (opponent_count, mover_count + 1)
-    (None on a full board). Returns (entries checked (holes are not), mismatches, first
-    mismatching indices); a damaged block counts its entry as a mismatch."""
+    (None on a full board). Returns (entries checked (holes are not), mismatches, entries
+    whose value or a child's could not be read (a damaged block of one of the three files:
+    they count as mismatches too), first mismatching indices)."""
     cdef const Geometry* g = geometry_of(size)
     cdef OrbitClass own_class = orbit_class(size, mover_count, opponent_count)
     cdef const OrbitIndex* x = &own_class.index
@@ -222,6 +223,7 @@ def verify_sample(int size, int mover_count, int opponent_count, CompressedTable
     cdef Py_ssize_t chunks = (n + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK, chunk
     cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
     cdef int64_t[::1] checked_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
+    cdef int64_t[::1] damaged_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
     cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
     watch_interrupts()
     try:
@@ -230,11 +232,12 @@ def verify_sample(int size, int mover_count, int opponent_count, CompressedTable
                           min(n, (chunk + 1) * SAMPLE_CHUNK), own_reader, same_reader,
                           blank_reader, &keys[threadid(), 0, 0], &codes[threadid(), 0, 0],
                           segment, mover_count, &checked_in_chunk[chunk], &bad_in_chunk[chunk],
-                          &first_bad[chunk])
+                          &damaged_in_chunk[chunk], &first_bad[chunk])
     finally:
         stop_watching()
     firsts = np.asarray(first_bad)
     return (int(np.asarray(checked_in_chunk).sum()), int(np.asarray(bad_in_chunk).sum()),
+            int(np.asarray(damaged_in_chunk).sum()),
             [int(i) for i in firsts[firsts >= 0][:report_limit]])
 
 
@@ -243,7 +246,7 @@ cdef void _sample_chunk(const Geometry* g, const OrbitIndex* x, const uint32_t* 
                         const TableReader* own, const TableReader* same,
                         const TableReader* after_blank, uint64_t* keys, uint16_t* codes,
                         uint64_t segment, int mover_count, int64_t* checked, int64_t* bad,
-                        int64_t* first_bad) noexcept nogil:
+                        int64_t* damaged, int64_t* first_bad) noexcept nogil:
     """Sampled entries start .. stop - 1 of verify_sample, on the thread's caches (keys and
     codes: SAMPLE_CACHE_SLOTS slots of each of the three tables)."""
     cdef SegmentCache caches[3]
@@ -266,6 +269,8 @@ cdef void _sample_chunk(const Geometry* g, const OrbitIndex* x, const uint32_t* 
         found = read_position(own, &caches[0], g, mover, occupied & ~mover)
         expected = value_from_files(g, mover, occupied & ~mover, same, &caches[1], after_blank,
                                     &caches[2], mover_count)
+        if found == DAMAGED_DATA or expected == DAMAGED_DATA:
+            damaged[0] += 1
         if found == DAMAGED_DATA or expected == DAMAGED_DATA or found != expected:
             bad[0] += 1
             if first_bad[0] < 0:

@@ -148,8 +148,11 @@ def _sample_class(directory: Path, size: int, cls: tuple[int, int], sample: int,
     while True:
         indices = (starts[done:, None] * SAMPLE_RUN + np.arange(SAMPLE_RUN, dtype=np.uint64))
         indices = indices[indices < entries]
-        found, mismatches, first = _verify.verify_sample(size, a, b, own, mirror, after_blank,
-                                                         indices, threads)
+        found, mismatches, unreadable, first = _verify.verify_sample(
+            size, a, b, own, mirror, after_blank, indices, threads)
+        if unreadable:
+            return _damaged(size, cls, _first_damage(own, mirror, after_blank, threads,
+                                                     unreadable))
         checked, bad = checked + found, bad + mismatches
         examples += first[:10 - len(examples)]
         done = len(starts)
@@ -161,6 +164,24 @@ def _sample_class(directory: Path, size: int, cls: tuple[int, int], sample: int,
         extra = generator.choice(left, size=min(more, len(left)), replace=False)
         starts = np.concatenate([starts, np.sort(extra).astype(np.uint64)])
     return ClassCheck(a, b, class_size(size, a, b), bad, examples, sampled=checked)
+
+
+def _first_damage(own: files.CompressedTable, mirror: files.CompressedTable,
+                  after_blank: files.CompressedTable | None, threads: int,
+                  unreadable: int) -> CorruptTableError:
+    """The error naming the damaged file, once the sample met a block it could not read: the
+    three files are checked whole, so that the class is reported as the whole check reports
+    it (and a rebuild knows which file to redo)."""
+    for table in (own, mirror, after_blank):
+        if table is None:
+            continue
+        try:
+            table.check_all(threads)
+        except CorruptTableError as error:
+            return error
+    # every checksum matched, so a block decoded to something other than a segment
+    return CorruptTableError(f"{own.path}, {mirror.path} or the class after a blank: "
+                             f"{unreadable} sampled entries read a block that does not decode")
 
 
 def _table(directory: Path, size: int, cls: tuple[int, int]) -> files.CompressedTable:
