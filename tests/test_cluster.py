@@ -138,6 +138,19 @@ def test_the_plan_lists_the_units_the_builder_solves_with_their_memory(tmp_path)
         assert peak <= planned <= 1.5 * peak + reserves + 2**20, (size, peak, planned)
 
 
+def test_a_large_unit_costs_more_an_entry_than_the_calibration():
+    small = 2**20
+    assert forecast.size_slowdown(small) == 1.0
+    assert forecast.size_slowdown(round(2 ** (forecast.KNEE_LOG2 + 2))) == pytest.approx(
+        1 + 2 * forecast.SLOWDOWN_PER_DOUBLING)
+    units = plan.units(5)
+    largest = max(units, key=lambda unit: unit.entries)
+    assert forecast.unit_seconds(largest, 1e6, cores=2) == pytest.approx(
+        largest.entries * forecast.size_slowdown(largest.entries) / 2e6)
+    found = forecast.forecast([largest], 1e6, cores=2)
+    assert found.seconds[largest] == forecast.unit_seconds(largest, 1e6, cores=2)
+
+
 def test_the_forecast_follows_the_dependencies():
     units = plan.units(3)
     rate = 1000.0

@@ -1,7 +1,8 @@
 """What a build will take: every unit's cost, the critical path, the wall time on W workers.
 
 A unit's time is its entries over a throughput (entries per second per core), measured by a
-short calibration build (`calibrate`) or given. The wall time on W workers, each running one
+short calibration build (`calibrate`) or given, times the slowdown of large units
+(`size_slowdown`): the calibration's pairs are small, and an entry of a large pair costs more. The wall time on W workers, each running one
 unit at a time on `cores` cores, is that of a list schedule: units in plan order, each started
 as soon as the units it needs are finished and a worker whose memory fits it is free, which is
 what the Dask scheduler does with the tasks of tablebase.cluster. The critical path is the
@@ -10,6 +11,7 @@ longest chain of units that need one another: no number of workers does better.
 from __future__ import annotations
 
 import heapq
+import math
 import tempfile
 import time
 from dataclasses import dataclass
@@ -17,6 +19,26 @@ from dataclasses import dataclass
 from . import plan
 
 CALIBRATION = (5, 1)     # the calibration build: the 5x5 classes with at most 1 blank
+
+# An entry of a pair of 2**KNEE_LOG2 entries or fewer costs what the calibration measured; each
+# doubling of a pair beyond that adds SLOWDOWN_PER_DOUBLING of it (its arrays leave the caches,
+# and larger pairs have longer games: more passes). Fitted to the CPU seconds of the 5x5 pairs
+# of 7 blanks of the whole-game build's journal (nine pairs of 1e8-5.3e9 entries), it
+# predicted the CPU seconds of the 8-blank pairs of 1e9 entries or more within 10%
+# (benchmarks/plan_from_journal.py, benchmarks/results/plan-from-journal.json).
+KNEE_LOG2 = 26.8
+SLOWDOWN_PER_DOUBLING = 0.32
+
+
+def size_slowdown(entries: int) -> float:
+    """How many times the calibration's cost an entry of a unit of `entries` entries takes."""
+    return 1.0 + SLOWDOWN_PER_DOUBLING * max(0.0, math.log2(max(entries, 1)) - KNEE_LOG2)
+
+
+def unit_seconds(unit: plan.Unit, throughput: float, cores: int = 1) -> float:
+    """The forecast time of one unit on `cores` cores at `throughput` (per core, as measured
+    by the calibration)."""
+    return unit.entries * size_slowdown(unit.entries) / (throughput * cores)
 
 
 @dataclass(frozen=True)
@@ -76,11 +98,12 @@ def needed_units(unit: plan.Unit, made_by: dict[tuple[int, int], plan.Unit]) -> 
 
 def forecast(units: list[plan.Unit], throughput: float, *, workers: int = 1, cores: int = 1,
              memory_per_worker: int | None = None) -> Forecast:
-    """The costs of `units` (plan order) at `throughput` entries per second per core, on
-    `workers` workers of `cores` cores and `memory_per_worker` bytes (None: enough)."""
+    """The costs of `units` (plan order) at `throughput` entries per second per core (that of
+    small units: unit_seconds), on `workers` workers of `cores` cores and `memory_per_worker`
+    bytes (None: enough)."""
     if throughput <= 0 or workers < 1 or cores < 1:
         raise ValueError("a forecast needs a positive throughput, workers and cores")
-    seconds = {unit: unit.entries / (throughput * cores) for unit in units}
+    seconds = {unit: unit_seconds(unit, throughput, cores) for unit in units}
     made_by = producers(units)
     # critical path: the longest chain, in plan order (a unit's needs come before it)
     finish: dict[plan.Unit, float] = {}
