@@ -1,4 +1,4 @@
-"""The README's screenshots of the explorer, taken from the real pages in headless Chromium.
+"""The explorer's screenshots (README and docs), taken from the real pages in headless Chromium.
 
     python docs/images/screenshots.py [--dir QUIXO_TABLES] [--qwixx-dir QWIXX_TABLES]
 

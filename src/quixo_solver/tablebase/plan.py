@@ -137,7 +137,7 @@ def process_bytes(size: int) -> int:
 
 def class_disk_bytes(size: int, mover_count: int, opponent_count: int) -> int:
     """An upper estimate of a class's compressed file: BYTES_ON_DISK_PER_ENTRY a entry
-    (measured on the built 5x5 classes, see the README), and a few KiB however small."""
+    (measured on the built 5x5 classes: docs/benchmarks.md), and a few KiB however small."""
     return int(entry_count(size, mover_count, opponent_count) * BYTES_ON_DISK_PER_ENTRY) + \
         FILE_BYTES
 
