@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from solverkit.commandline import (CommandFailed, OneLineParser, number, parse_duration, parsed,
-                                   run_command, whole_number)
+                                   run_command, whole_number_argument)
 from solverkit.version import __version__
 
 from . import answers, limits, play
@@ -545,16 +545,16 @@ def _engine_setting(text: str) -> Any:
     return EngineSetting.parse(text)
 
 
-_threads = whole_number("a number of threads (0: every core)", 0, limits.MAX_THREADS)
-_perft_depth = whole_number("a depth", 0, limits.MAX_PERFT_DEPTH)
-_plies = whole_number("a depth in plies", 1, DEPTH_LIMIT)
-_blanks = whole_number("a number of blank cubes", 0, 25)
+_threads = whole_number_argument("a number of threads (0: every core)", 0, limits.MAX_THREADS)
+_perft_depth = whole_number_argument("a depth", 0, limits.MAX_PERFT_DEPTH)
+_plies = whole_number_argument("a depth in plies", 1, DEPTH_LIMIT)
+_blanks = whole_number_argument("a number of blank cubes", 0, 25)
 _seconds = number("a number of seconds", lambda value: limits.check_seconds("the time", value))
 _mib = number("a number of MiB", lambda value: limits.check_table_mib(value, "the table size"))
-_workers = whole_number("a number of workers", 1, 100000)
-_port = whole_number("a port", 1, 65535)
-_queue = whole_number("a queue length", 0, 100000)
-_burst = whole_number("a number of requests", 1, 100_000_000)
+_workers = whole_number_argument("a number of workers", 1, 100000)
+_port = whole_number_argument("a port", 1, 65535)
+_queue = whole_number_argument("a queue length", 0, 100000)
+_burst = whole_number_argument("a number of requests", 1, 100_000_000)
 _request_rate = number("a number of requests a second (0: no limit)",
                        lambda value: limits.check_positive("the rate limit", value, 1e9)
                        if value else 0.0)
@@ -562,14 +562,14 @@ _gib = number("a number of GiB", lambda value: limits.check_positive("the memory
 _duration = parsed("a duration", parse_duration)
 _rate = number("a number of entries per second",
                lambda value: limits.check_positive("the throughput", value, 1e12))
-_pairs = whole_number("a number of game pairs", 1, 1000000)
-_downloads = whole_number("a number of files at once", 1, 64)
-_sample_count = whole_number("a number of positions", 1, 10_000_000)
-_worst = whole_number("a number of moves", 0, 1000000)
-_opening_plies = whole_number("a number of opening plies", 0, 40)
-_max_plies = whole_number("a ply limit", 1, 100000)
-_seed = whole_number("a seed", 0, 2**63 - 1)
-_entries_to_verify = whole_number("a number of entries", 1, MAX_SAMPLE)
+_pairs = whole_number_argument("a number of game pairs", 1, 1000000)
+_downloads = whole_number_argument("a number of files at once", 1, 64)
+_sample_count = whole_number_argument("a number of positions", 1, 10_000_000)
+_worst = whole_number_argument("a number of moves", 0, 1000000)
+_opening_plies = whole_number_argument("a number of opening plies", 0, 40)
+_max_plies = whole_number_argument("a ply limit", 1, 100000)
+_seed = whole_number_argument("a seed", 0, 2**63 - 1)
+_entries_to_verify = whole_number_argument("a number of entries", 1, MAX_SAMPLE)
 _clock = parsed("a time control such as 10m+5s", TimeControl.parse)
 _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 

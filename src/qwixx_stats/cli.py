@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Optional, TypeVar
 
-from solverkit.commandline import OneLineParser, run_command, whole_number
+from solverkit.commandline import OneLineParser, run_command, whole_number_argument
 from solverkit.messages import cut_path
 from solverkit.progress import Progress
 from solverkit.version import __version__
@@ -258,23 +258,23 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the other players' sheets: rank the options by the estimated "
                         "chance of winning (the `win` strategy's race model, and measured by "
                         "rollouts); the opponents in turn order after you")
-    advise.add_argument("--rollouts", type=whole_number("a number of rollouts", 0, MAX_ROLLOUTS),
+    advise.add_argument("--rollouts", type=whole_number_argument("a number of rollouts", 0, MAX_ROLLOUTS),
                         default=1000, help="with --opponents: games played on per option to "
                         "measure its chance, with a standard error (default 1,000; 0: the "
                         "model's estimate only)")
-    advise.add_argument("--seed", type=whole_number("a seed", 0, 2 ** 64 - 1), default=0,
+    advise.add_argument("--seed", type=whole_number_argument("a seed", 0, 2 ** 64 - 1), default=0,
                         help="of the rollouts (default 0)")
-    advise.add_argument("--roller", type=whole_number("an opponent", 1, MAX_PLAYERS - 1),
+    advise.add_argument("--roller", type=whole_number_argument("an opponent", 1, MAX_PLAYERS - 1),
                         default=None, help="with --passive: which opponent rolled (default 1)")
     add_judge(advise)
     sim = add("simulate", command_simulate, "games between strategies", table=True)
-    sim.add_argument("--players", type=whole_number("a number of players", 1, MAX_PLAYERS), default=2,
+    sim.add_argument("--players", type=whole_number_argument("a number of players", 1, MAX_PLAYERS), default=2,
                      help=f"1..{MAX_PLAYERS} (default 2)")
     sim.add_argument("--strategy", default="max-score",
                      help=f"one for all or one per player (default max-score): {STRATEGY_HELP}")
-    sim.add_argument("--games", type=whole_number("a number of games", 1, MAX_GAMES), default=10_000,
+    sim.add_argument("--games", type=whole_number_argument("a number of games", 1, MAX_GAMES), default=10_000,
                      help=f"1..{MAX_GAMES:,} (default 10,000; memory does not grow with it)")
-    sim.add_argument("--seed", type=whole_number("a seed", 0, 2 ** 64 - 1), default=0,
+    sim.add_argument("--seed", type=whole_number_argument("a seed", 0, 2 ** 64 - 1), default=0,
                      help="0..2**64-1 (default 0)")
     sim.add_argument("--fixed-seats", action="store_true",
                      help="keep each strategy in its seat (default: rotate the seats game by "

@@ -110,7 +110,7 @@ def _fail(prog: str, error: BaseException | str, status: int = EXIT_BAD_INPUT) -
 
 # -- argparse types -------------------------------------------------------------------------------
 
-def whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+def whole_number_argument(what: str, low: int, high: int) -> Callable[[str], int]:
     """An argparse type: `what`, a whole number low..high (digits with an optional sign and
     `_` separators), refused with a message that gives the bounds."""
     def convert(text: str) -> int:

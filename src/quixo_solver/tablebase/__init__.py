@@ -3,11 +3,11 @@ from . import stats
 from .build_setup import BuildReport, InsufficientResourcesError
 from .builder import build
 from .compress import CompressReport, compress_folder
-from .errors import (BlankRangeError, CorruptTableError, OldFormatError, RemoteError,
-                     RemoteRateLimited, RemoteTimeout, RemoteUnreachable, TablebaseError)
+from .errors import (BlankRangeError, CorruptTableError, MissingTableError, OldFormatError,
+                     RemoteError, RemoteRateLimited, RemoteTimeout, RemoteUnreachable,
+                     TablebaseError)
 from .plan import Unit, units
-from .probe import (BaseTablebase, MissingTableError, ProbeResult, Tablebase,
-                    default_directory)
+from .probe import BaseTablebase, ProbeResult, Tablebase, default_directory
 from .remote import RemoteTablebase
 from .verify import VerifyReport, verify
 

@@ -16,6 +16,13 @@ class OldFormatError(CorruptTableError):
     """A table file of an older format that this program does not read (it may convert it)."""
 
 
+class MissingTableError(KeyError):
+    """The table of a position's class has not been built (or not found in the folder)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
 class BlankRangeError(QuixoError):
     """A range of blank counts that is empty or off the board."""
 

@@ -23,18 +23,11 @@ from ..baseboard import check_board
 from ..board import Board, Move, move_between
 from ..notation import format_position
 from . import files, values
-from .errors import CorruptTableError
+from .errors import CorruptTableError, MissingTableError
 from .files import CompressedTable
 
 T = TypeVar("T")
 TablebaseT = TypeVar("TablebaseT", bound="BaseTablebase")
-
-
-class MissingTableError(KeyError):
-    """The table of a position's class has not been built (or not found in the folder)."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 def default_directory() -> Path:

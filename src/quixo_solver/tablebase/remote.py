@@ -36,8 +36,9 @@ from ..baseboard import check_board
 from ..board import Board, Move
 from ..notation import format_position
 from . import values
-from .errors import RemoteError, RemoteRateLimited, RemoteTimeout, RemoteUnreachable
-from .probe import DRAW_CODE, BaseTablebase, MissingTableError, Position
+from .errors import (MissingTableError, RemoteError, RemoteRateLimited, RemoteTimeout,
+                     RemoteUnreachable)
+from .probe import DRAW_CODE, BaseTablebase, Position
 
 BATCH_LIMIT = 1024              # positions in one request (SPEC)
 DEFAULT_TIMEOUT = 30.0          # seconds for one request

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..geometry import check_size
 from . import files, plan
-from .probe import MissingTableError
+from .errors import MissingTableError
 
 
 def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str, int]]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from ..baseboard import check_board
 from ..board import Board, Move
 from . import values
-from .probe import BaseTablebase, MissingTableError, move_preference
+from .errors import MissingTableError
+from .probe import BaseTablebase, move_preference
 
 
 def reply_counts(tablebase: BaseTablebase, size: int, mover: int,

@@ -22,7 +22,7 @@ from ..limits import check_threads, whole_number
 from solverkit.progress import Progress
 from . import files, plan
 from .errors import BlankRangeError, CorruptTableError, OldFormatError
-from .probe import MissingTableError
+from .errors import MissingTableError
 
 
 @dataclass

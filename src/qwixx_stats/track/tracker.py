@@ -63,7 +63,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from solverkit.commandline import error_line, whole_number
+from solverkit.commandline import error_line, whole_number_argument
 from solverkit.messages import clip, cut_path
 
 from ..errors import QwixxError, TrackError, TurnFault, seat_name
@@ -114,10 +114,10 @@ class _Quit(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `qwixx track` (the subparser already has --json and --dir)."""
-    parser.add_argument("--players", type=whole_number("a number of players", MIN_PLAYERS, MAX_PLAYERS),
+    parser.add_argument("--players", type=whole_number_argument("a number of players", MIN_PLAYERS, MAX_PLAYERS),
                         metavar="N", help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} "
                         "(required unless --resume); player 1 rolls first")
-    parser.add_argument("--me", type=whole_number("a seat", 1, MAX_PLAYERS), metavar="SEAT",
+    parser.add_argument("--me", type=whole_number_argument("a seat", 1, MAX_PLAYERS), metavar="SEAT",
                         help="the seat (1-based) that gets advice: the estimated chance of "
                         "winning of each choice (default: no advice)")
     parser.add_argument("--lock-after", type=int, choices=LOCK_RULES, default=None,
