@@ -54,7 +54,7 @@ KERNEL = textwrap.dedent("""
             games = 3_000_000
             lineup = _simulate.Lineup(np.array([1, 1], dtype=np.int32),
                                       np.zeros(2, dtype=np.int32), np.zeros((1, 4)))
-            _simulate.simulate(lineup, 0, games, 1, np.zeros((games, 2), dtype=np.int32),
+            _simulate.simulate(lineup, 0, 1, np.zeros((games, 2), dtype=np.int32),
                                np.zeros(games, dtype=np.int32), np.zeros(games, dtype=np.int32))
         else:                               # the whole solve, without a progress callback
             solve_table()

@@ -7,8 +7,12 @@ frame's `{{static}}` is filled in at start-up; the pages themselves are then ser
 """
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+
+from qwixx_stats.strategies.registry import ADVISING, DEFAULT_JUDGE, KINDS
 
 NAVIGATION = (("/quixo", "Quixo"), ("/qwixx", "Qwixx"))
 CURRENT = ' aria-current="page"'
@@ -21,13 +25,26 @@ class Page:
     current: str = ""                     # the navigation link of this page, if any
     script: str = ""                      # the page's module
     imports: tuple[str, ...] = ()         # the modules it imports, preloaded
+    parts: Callable[[], dict[str, str]] = dict   # the page's own {{part}}s
+
+
+def qwixx_parts() -> dict[str, str]:
+    """The advice form's models: the registry's advising strategies, each option carrying the
+    sentence that says how it ranks (the page shows it above the advice)."""
+    options = "".join(
+        f'<option value="{html.escape(name)}"'
+        f' data-ranking="{html.escape(KINDS[name].ranking)}"'
+        f'{" selected" if name == DEFAULT_JUDGE else ""}>{html.escape(name)}</option>'
+        for name in ADVISING)
+    return {"judges": options}
 
 
 PAGES = {
     "index.html": Page("Explorer: Quixo and Qwixx"),
     "quixo.html": Page("Quixo explorer", "quixo-page", "/quixo", "quixo.js",
                        ("api.js", "quixo-board.js", "quixo-chart.js")),
-    "qwixx.html": Page("Qwixx explorer", "qwixx-page", "/qwixx", "qwixx.js", ("api.js",)),
+    "qwixx.html": Page("Qwixx explorer", "qwixx-page", "/qwixx", "qwixx.js", ("api.js",),
+                       qwixx_parts),
 }
 
 
@@ -50,6 +67,9 @@ def fill(frame: str, page: Page, main: str, static_url: str) -> str:
     parts = {"title": page.title, "scripts": scripts, "links": links, "main": main,
              "body_class": f' class="{page.body_class}"' if page.body_class else "",
              "static": static_url}
+    for key, value in page.parts().items():
+        main = main.replace("{{" + key + "}}", value)
+    parts["main"] = main
     for key, value in parts.items():
         frame = frame.replace("{{" + key + "}}", value)
     return frame

@@ -1,8 +1,8 @@
 # The marks a roll offers and what an option does to a sheet (rules/game.py: colour_marks,
-# apply_option; the options of a roll in order, active_options, are in _simulate.pyx).
-from ._constants cimport PENALTY_POINTS
+# apply_option, active_options: the options of a roll in order).
+from ._constants cimport PENALTY_POINTS, game_ends
 from ._rows cimport LOCK_POSITION
-from ._sheet cimport NO_ROW, ROWS, Option, Sheet, box_of, can_mark, mark
+from ._sheet cimport NO_ROW, ROWS, Option, Sheet, box_of, can_mark, closed_count, mark
 
 cdef enum:
     MAX_OPTIONS = 5 * (1 + ROWS * 2)
@@ -85,3 +85,40 @@ cdef inline int option_skips(const Sheet* sheet, const Option* option,
 
 cdef inline int option_marks(const Option* option) noexcept nogil:
     return (option.first >= 0) + (option.second >= 0)
+
+
+cdef inline int active_options(const Sheet* sheet, int closed, const int* dice,
+                               Option* options) noexcept nogil:
+    """game.active_options: the active player's (action 1, action 2) options in order: no
+    white mark first, then each row's; after each, no colour mark, then second_marks'."""
+    cdef int count = 0, first, first_box = 0, i, marks, closed_after
+    cdef int total = dice[0] + dice[1]
+    cdef int rows[2 * ROWS]
+    cdef int boxes[2 * ROWS]
+    cdef bint over_before = game_ends(sheet.penalties, closed_count(closed))
+    cdef Sheet after
+    for first in range(-1, ROWS):
+        after = sheet[0]
+        closed_after = closed
+        if first >= 0:
+            first_box = box_of(first, total)
+            if not can_mark(sheet, closed, first, first_box):
+                continue
+            closed_after = mark(&after, closed, first, first_box)
+        options[count].first = first
+        options[count].first_box = first_box
+        options[count].second = NO_ROW
+        options[count].second_box = 0
+        count += 1
+        # action 1 ended the game (it closed a row): no action 2
+        if (over_before if closed_after == closed
+                else game_ends(after.penalties, closed_count(closed_after))):
+            continue
+        marks = second_marks(&after, closed_after, dice, rows, boxes)
+        for i in range(marks):
+            options[count].first = first
+            options[count].first_box = first_box
+            options[count].second = rows[i]
+            options[count].second_box = boxes[i]
+            count += 1
+    return count

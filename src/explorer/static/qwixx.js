@@ -159,12 +159,8 @@ function showAdvice(answer) {
     ? `Best first by the chance of winning measured in ${answer.rollouts.toLocaleString("en")} games ` +
       "played on per option (everyone playing the \u201cwin\u201d strategy), \u00b1 its standard " +
       "error; the race model's estimate and the single-player optimum's expected final score beside."
-    : $("advice-judge").value === "lookahead"
-    ? "Best first by the lookahead model's chance of winning (each option played to the end of " +
-      "the turn, then a value learned in self-play); the single-player optimum's expected " +
-      "final score beside."
-    : "Best first by the race model's chance of winning; the single-player optimum's expected " +
-      "final score beside.";
+    : `Best first by ${$("advice-judge").selectedOptions[0].dataset.ranking}; the single-player ` +
+      "optimum's expected final score beside.";
   $("advice").dataset.rollouts = versus ? String(answer.rollouts) : "solo";
   $("advice").replaceChildren(...answer.options.map((entry, index) => {
     const figures = [];

@@ -23,7 +23,7 @@ from .sheet import (COLOURS, Dice, Sheet, check_colour, check_lock_after, check_
 
 SecondMark = Optional[tuple[str, int]]
 Option = tuple[Optional[str], SecondMark]     # (action 1, action 2) of one player
-MAX_PLAYERS = 8          # the most the Cython simulator handles (_simulate.pyx MAX_PLAYERS)
+MAX_PLAYERS = 8          # the most the Cython simulator handles (_game.pxd MAX_PLAYERS)
 
 
 class Player(Protocol):

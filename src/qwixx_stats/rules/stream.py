@@ -1,5 +1,5 @@
 """The random stream of the simulated games: SplitMix64, the same generator as the Cython
-kernel's (`_simulate.pyx`), so that a seed gives the same rolls in both."""
+kernel's (`_stream.pxd`), so that a seed gives the same rolls in both."""
 from __future__ import annotations
 
 from solverkit.messages import clip

@@ -34,8 +34,8 @@ fourth penalty) is worth ENDING_VALUE times its exact share of the win (1, 1/k f
 at the top, 0) minus half of it, so they end a game they lead and never end one they lose.
 Ties go to the first choice in the order of game.active_options (nothing first).
 
-The Cython kernel (_simulate.pyx: weighted_features, scored_change, choice_value and the
-judged_* decisions) mirrors `HeuristicPlayer` decision for decision (tested).
+The Cython kernel (_heuristics.pxd: weighted_features, scored_change; _judged.pxd:
+choice_value and the judged_* decisions) mirrors `HeuristicPlayer` decision for decision (tested).
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def _row(sheet: Sheet, colour: str) -> tuple[int, int, int]:
 
 
 def weighted_features(w: Sequence[float], sheet: Sheet, closed: frozenset[str]) -> float:
-    """The `weighted` value of a sheet (_simulate.pyx weighted_features)."""
+    """The `weighted` value of a sheet (_heuristics.pxd weighted_features)."""
     total = 0.0
     lockable = 0
     for colour in COLOURS:
@@ -107,7 +107,7 @@ def sum_ways(box: int) -> int:
 
 
 def scored_change(w: Sequence[float], before: Sheet, after: Sheet) -> float:
-    """The `scored` value of going from `before` to `after` (_simulate.pyx scored_change)."""
+    """The `scored` value of going from `before` to `after` (_heuristics.pxd scored_change)."""
     total = 0.0
     for colour in COLOURS:
         old_last, old_marks, _ = _row(before, colour)
@@ -126,7 +126,7 @@ def choice_value(change: Change, weights: Sequence[float], before: Sheet, after:
                  others: Sequence[Sheet]) -> float:
     """What a heuristic player whose value is `change` (weighted_change or scored_change)
     makes of a choice that takes its sheet from `before` to `after` (with the closed rows
-    after the choice), the others' sheets being `others` (_simulate.pyx choice_value)."""
+    after the choice), the others' sheets being `others` (_judged.pxd choice_value)."""
     if after.is_finished():
         return ENDING_VALUE * final_share(after, others) - ENDING_VALUE / 2
     return change(weights, before, after)

@@ -39,8 +39,8 @@ The weights are learned by TD(0) in self-play of two lookahead players
 present one, and the last towards the game's result. benchmarks/qwixx_train_lookahead.py
 trains them from w0 = 1 with fixed seeds; the result ships as LEARNED_FILE.
 
-The kernel (`_simulate.pyx`: learned_logit, lookahead_rates, second_rates) mirrors the Python
-code here decision for decision; the tests compare the two.
+The kernel (`_learned.pxd`: learned_logit; `_lookahead.pxd`: lookahead_rates, second_rates)
+mirrors the Python code here decision for decision; the tests compare the two.
 """
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def _pair(a: int, b: int) -> int:
 def learned_features(race: RaceTable, mine: Sheet, theirs: Sheet,
                      mine_next: bool) -> tuple[list[int], float]:
     """The indexes of the 17 weights summed for `mine` against `theirs` at the start of a turn
-    (`mine_next`: its player rolls it), and the race logit (_simulate.pyx learned_logit)."""
+    (`mine_next`: its player rolls it), and the race logit (_learned.pxd learned_logit)."""
     chance = win_chance(race.outlook(mine), [race.outlook(theirs)], race.correlation)
     chance = min(max(chance, SURE_CHANCE), 1.0 - SURE_CHANCE)
     shut = 1 if mine.closed else 0

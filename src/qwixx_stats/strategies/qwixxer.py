@@ -45,7 +45,7 @@ meta-rules, compiled in a harness outside this project) and this module were giv
 32, and those 32 are where its engine lets a colour mark follow a white sum that ends the game
 by a lock, which these rules forbid.
 
-The Cython kernel (_simulate.pyx: champion_instinct, champion_dominates, champion_pick,
+The Cython kernel (_qwixxer.pxd: champion_instinct, champion_dominates, champion_pick,
 champion_active, champion_passive, champion_second) mirrors `QwixxerPlayer` decision for
 decision (tested).
 """

@@ -87,6 +87,7 @@ class StrategyKind:
     takes_limit: bool = False                   # cautious:K
     tuned_weights: tuple[float, ...] = ()       # a heuristic's default weights
     judge: Optional[Callable[[RaceTable, Optional[LearnedValue]], Judge]] = None   # advises
+    ranking: str = ""                           # an advising one: how its ranking is made
     rolls_out: bool = False                     # may play on in rollouts
     aliases: tuple[str, ...] = ()               # older names
 
@@ -137,9 +138,11 @@ def _random(strategy: Strategy, seat: Seat) -> Player:
 
 KINDS: dict[str, StrategyKind] = {kind.name: kind for kind in (
     StrategyKind("lookahead", _simulate.CODE_LOOKAHEAD, "lookahead", _lookahead,
-                 Reads.RACE | Reads.LEARNED, judge=LookaheadJudge, rolls_out=True),
+                 Reads.RACE | Reads.LEARNED, judge=LookaheadJudge, rolls_out=True,
+                 ranking="the lookahead model's chance of winning (each option played to the "
+                         "end of the turn, then a value learned in self-play)"),
     StrategyKind("win", _simulate.CODE_WIN, "win", _win, Reads.RACE, judge=WinJudge,
-                 rolls_out=True),
+                 rolls_out=True, ranking="the race model's chance of winning"),
     StrategyKind("max-score", _simulate.CODE_MAX_SCORE, "max-score", _max_score,
                  Reads.VALUES, aliases=("optimal",)),
     StrategyKind("greedy", _simulate.CODE_GREEDY, "greedy", _greedy),

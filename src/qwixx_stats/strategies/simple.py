@@ -1,5 +1,5 @@
 """Players for the simulator, in pure Python (the reference the Cython simulator is tested
-against; `_simulate.pyx` mirrors every rule and tie-break here).
+against; `_simple.pxd` mirrors every rule and tie-break here).
 
 - greedy: the option that gains the most points this turn, then the one that skips the fewest
   boxes; it therefore marks whenever it can.

@@ -253,8 +253,8 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
         count = min(BATCH, games - first)
         at = first if keep_games else 0
         batch = slice(at, at + count)
-        _simulate.simulate(lineup, first, count, seed, scores[batch], turns[batch],
-                           endings[batch], lock_after=lock_after, rotate=rotate)
+        _simulate.simulate(lineup, first, seed, scores[batch], turns[batch], endings[batch],
+                           lock_after=lock_after, rotate=rotate)
         totals.add(scores[batch], turns[batch], endings[batch])
         if progress is not None:
             progress(count)

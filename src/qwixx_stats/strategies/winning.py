@@ -21,8 +21,9 @@ again once action 1 is resolved for everyone (others' locks may have closed a ro
 The estimate is a model, not a proof: it takes the game's length as a fixed hazard and joins
 the players only through one correlation of their points to come (race.CORRELATION: the game's
 length is shared; measured, issue 24), so `win` is measured (benchmarks/qwixx_win.py) against
-the other strategies rather than claimed optimal. The kernel (`_simulate.pyx`: win_active,
-win_passive, win_second) mirrors `WinPlayer` decision for decision; the tests compare the two.
+the other strategies rather than claimed optimal. The kernel (`_winning.pxd`: win_value;
+`_judged.pxd`: judged_active, judged_passive, judged_second) mirrors `WinPlayer` decision for
+decision; the tests compare the two.
 """
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def win_value(race: RaceTable, mine: Sheet, others: Sequence[Sheet]) -> tuple[fl
 
 
 def _better(chance: float, mean: float, best: tuple[float, float]) -> bool:
-    """_simulate.pyx better(): a higher chance; at the same chance a higher expected score."""
+    """_winning.pxd better(): a higher chance; at the same chance a higher expected score."""
     if chance > best[0] + SAME_CHANCE:
         return True
     return chance >= best[0] - SAME_CHANCE and mean > best[1]
