@@ -21,8 +21,7 @@ from ..geometry import check_size
 from ..limits import check_threads, whole_number
 from solverkit.progress import Progress
 from . import files, plan
-from .errors import BlankRangeError, CorruptTableError, OldFormatError
-from .errors import MissingTableError
+from .errors import BlankRangeError, CorruptTableError, MissingTableError, OldFormatError
 
 
 @dataclass
