@@ -4,10 +4,10 @@ A unit's time is its entries over a throughput (entries per second per core), me
 short calibration build (`calibrate`) or given, times the slowdown of large units
 (`size_slowdown`): the calibration's pairs are small, and an entry of a large pair costs more.
 The wall time on W workers, each running one unit at a time on `cores` cores, is that of a
-list schedule: units in plan order, each started
-as soon as the units it needs are finished and a worker whose memory fits it is free, which is
-what the Dask scheduler does with the tasks of tablebase.cluster. The critical path is the
-longest chain of units that need one another: no number of workers does better.
+list schedule: units in plan order, each started as soon as the units it needs are finished
+and a worker whose memory fits it is free, which is what the Dask scheduler does with the tasks
+of tablebase.cluster. The critical path is the longest chain of units that need one another: no
+number of workers does better.
 """
 from __future__ import annotations
 
