@@ -370,10 +370,11 @@ class Explorer:
         """The search pool's state (slots, busy, queued, jobs started and requests refused),
         the answer cache's, whether --check-tables is done, requests refused for their rate."""
         query_values(query_pairs(request), ())
-        pool = self.pool
-        return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
-                              "queue": pool.queue_limit, "started": pool.started,
-                              "refused": pool.refused, "cached_answers": len(self.quixo.cache),
+        pool, searches = self.pool, self.pool.counts()
+        return json_response({"searches": pool.size, "busy": searches["busy"],
+                              "queued": searches["queued"], "queue": pool.queue_limit,
+                              "started": searches["started"], "refused": searches["refused"],
+                              "cached_answers": len(self.quixo.cache),
                               "cache_hits": self.quixo.cache.hits,
                               "tables_checked": self.tables_checked.is_set(),
                               "rate_limited": self.limiter.refused})
