@@ -14,11 +14,12 @@ process), a thread lock is all it takes.
 from __future__ import annotations
 
 import mmap
+import os
 import struct
 import tempfile
 import threading
+import weakref
 from types import TracebackType
-from typing import IO
 
 try:
     import fcntl
@@ -32,17 +33,22 @@ def can_share_between_processes() -> bool:
 
 class SharedLock:
     """A lock between the threads of a process and between the processes that inherit it (a
-    record lock is its process's: the threads of one process need the thread lock too)."""
+    record lock is its process's: the threads of one process need the thread lock too). Its
+    file is unlinked at once and closed when the lock is collected."""
 
     def __init__(self) -> None:
         self._thread_lock = threading.Lock()
-        self._file: IO[bytes] | None = tempfile.TemporaryFile() if fcntl else None
+        self._descriptor: int | None = None
+        if fcntl is not None:
+            self._descriptor, path = tempfile.mkstemp(prefix="quixo-serve-lock-")
+            os.unlink(path)
+            weakref.finalize(self, os.close, self._descriptor)
 
     def __enter__(self) -> None:
         self._thread_lock.acquire()
-        if self._file is not None:
+        if self._descriptor is not None:
             try:
-                fcntl.lockf(self._file.fileno(), fcntl.LOCK_EX)
+                fcntl.lockf(self._descriptor, fcntl.LOCK_EX)
             except BaseException:
                 self._thread_lock.release()
                 raise
@@ -50,15 +56,10 @@ class SharedLock:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         try:
-            if self._file is not None:
-                fcntl.lockf(self._file.fileno(), fcntl.LOCK_UN)
+            if self._descriptor is not None:
+                fcntl.lockf(self._descriptor, fcntl.LOCK_UN)
         finally:
             self._thread_lock.release()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 def shared_memory(size: int) -> mmap.mmap:
