@@ -8,6 +8,7 @@ import http.client
 import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -220,3 +221,15 @@ def test_the_processes_stop_when_the_parent_is_killed(tables):
     host, port = urllib.parse.urlsplit(url).netloc.split(":")
     with pytest.raises(OSError):
         socket.create_connection((host, int(port)), timeout=2)
+
+
+def test_a_second_server_on_the_same_port_is_refused(tables):
+    """Each process's socket shares the port (SO_REUSEPORT): another server must not join
+    them."""
+    with server_process(tables, "--processes", "2", "--access-log", "off") as (_, url):
+        port = urllib.parse.urlsplit(url).port
+        second = subprocess.run([sys.executable, "-m", "quixo_solver", "serve", "--dir",
+                                 str(tables), "--port", str(port), "--processes", "2"],
+                                capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2
+        assert f"cannot listen on 127.0.0.1:{port}" in second.stderr

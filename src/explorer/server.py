@@ -24,7 +24,7 @@ from quixo_solver import tablebase as tb
 from quixo_solver.tablebase import Tablebase
 from solverkit.commandline import CommandFailed, error_line
 
-from .processes import SharedState, Supervisor, bound_socket
+from .processes import SharedState, Supervisor, listening_sockets
 from .served_tables import check_all_tables
 from .settings import Settings
 
@@ -123,11 +123,11 @@ def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str =
 
 def serve_in_processes(settings: Settings, host: str, port: int, announce: Callable[[], None],
                        server_of: Callable[[SharedState], Any]) -> None:
-    """Bind host:port, check the tables if asked, then serve in `settings.processes` forked
-    processes, each running `server_of(state).run(sockets=...)`, until a signal
-    (processes.py)."""
+    """Bind host:port, open (and check, if asked) the tables, then serve in
+    `settings.processes` forked processes, each running `server_of(state).run(sockets=...)`
+    on its socket, until a signal (processes.py)."""
     try:
-        listening = bound_socket(host, port)
+        sockets = listening_sockets(host, port, settings.processes)
     except OSError as error:
         raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     # every table opened (and with --check-tables, checked) here: the children share the
@@ -145,10 +145,11 @@ def serve_in_processes(settings: Settings, host: str, port: int, announce: Calla
         server = server_of(state)
         # gc.freeze: see serve
         gc.freeze()
-        server.run(sockets=[listening])
+        server.run(sockets=[sockets[state.index % len(sockets)]])
     try:
         failed = Supervisor(settings.processes, state, child, announce).run()
     finally:
-        listening.close()
+        for listening in sockets:
+            listening.close()
     if failed:
         raise CommandFailed()
