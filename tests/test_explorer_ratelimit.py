@@ -1,6 +1,6 @@
 """The rate limiter's table of buckets: a burst then the rate, the refusal's wait, at most
-`max_clients` buckets (a full one forgotten first, else the least recently seen), and the
-buckets shared with a forked process."""
+`max_clients` buckets (a full one forgotten first, else the least recently seen), the
+buckets shared with a forked process, and a lock that a dead process held freed."""
 from __future__ import annotations
 
 import os
@@ -8,6 +8,7 @@ import os
 import pytest
 
 from explorer.ratelimit import RateLimiter, TooManyRequests
+from explorer.shared import SharedLock
 
 
 class Clock:
@@ -70,3 +71,17 @@ def test_a_forked_process_shares_the_buckets():
     assert os.waitstatus_to_exitcode(status) == 0
     assert limiter.take("client") == 0 and limiter.take("client") > 0
     assert limiter.refused == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_lock_that_a_dead_process_held_is_freed():
+    lock = SharedLock()
+    assert not lock.free_if_abandoned()                # nobody holds it
+    pid = os.fork()
+    if pid == 0:                                      # the child dies holding it
+        lock.__enter__()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert lock.free_if_abandoned()
+    with lock:                                        # usable again
+        pass

@@ -109,14 +109,14 @@ class SlotLedger:
         self.slots = slots
         self.queue = queue
         self.counts = ProcessCounts(processes, ("busy", "queued", "started", "refused"))
-        self._lock = SharedLock()
+        self.lock = SharedLock()
 
     def take_slot(self) -> bool:
         """Count a slot taken by this process, if the server has one free."""
         return self._count_one_more("busy", self.slots)
 
     def return_slot(self) -> None:
-        with self._lock:
+        with self.lock:
             self.counts.add("busy", -1)
 
     def join_queue(self) -> bool:
@@ -125,19 +125,19 @@ class SlotLedger:
 
     def _count_one_more(self, name: str, most: int) -> bool:
         """Add one to this process's `name` if the server's total is under `most`."""
-        with self._lock:
+        with self.lock:
             if self.counts.total(name) >= most:
                 return False
             self.counts.add(name)
             return True
 
     def set_queued(self, waiting: int) -> None:
-        with self._lock:
+        with self.lock:
             self.counts.set("queued", waiting)
 
     def forget(self, index: int) -> None:
         """Free what a process that died held (its slots and places)."""
-        with self._lock:
+        with self.lock:
             self.counts.forget(index)
 
 

@@ -11,7 +11,7 @@ them; elsewhere one they share. Each child opens the tables it probes by mapping
 so their pages are in the page cache once for all of them.
 
 What they must agree on lives in shared memory made before the fork (`SharedState`): the
-per-client rate limit, the search slots and queue, the status counters.
+per-client rate limit, the search slots and queue, the status counters (shared.py).
 
 The children are in a process group of their own, so Ctrl-C reaches the parent alone: the
 parent, on SIGINT, SIGTERM or SIGHUP, sends each child SIGTERM (uvicorn finishes the requests
@@ -72,7 +72,12 @@ class SharedState:
         self.index = self.ledger.counts.index = self.counts.index = index
 
     def forget(self, index: int) -> None:
-        """What a process that died held: its slots, its queue places, its counts."""
+        """What a process that died held: a lock (if it died in the few lines that hold
+        one), its slots, its queue places, its counts."""
+        for lock in (self.limiter.lock, self.ledger.lock):
+            if lock.free_if_abandoned():
+                print(f"quixo serve: process {index + 1} died holding a lock: freed",
+                      file=sys.stderr)
         self.ledger.forget(index)
         self.counts.forget(index)
 

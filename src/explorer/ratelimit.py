@@ -52,7 +52,7 @@ class RateLimiter:
         self.clock = clock
         self.max_clients = max_clients
         self._memory = shared_memory(max_clients * BUCKET.size + REFUSED.size)
-        self._lock = SharedLock()
+        self.lock = SharedLock()
         self._secret = os.urandom(16)
 
     @property
@@ -76,7 +76,7 @@ class RateLimiter:
             return 0
         key = self.key(client)
         wanted = min(tokens, self.burst)         # a request bigger than a burst waits for one
-        with self._lock:
+        with self.lock:
             now = self.clock()                   # under the lock: each bucket's times go up
             place, held, then = self._find(key, now)
             held = min(float(self.burst), held + (now - then) * self.rate)
@@ -114,7 +114,7 @@ class RateLimiter:
         """The buckets held that are not full again (a walk of the whole table: for tests)."""
         full_again = self.burst / self.rate if self.enabled else 0.0
         now = self.clock()
-        with self._lock:
+        with self.lock:
             return sum(1 for place in range(self.max_clients)
                        if (bucket := BUCKET.unpack_from(self._memory, place * BUCKET.size))[0]
                        and now - bucket[2] < full_again)

@@ -1,65 +1,62 @@
 """What the processes of one server share (`quixo serve --processes N`): memory mapped before
-they fork, and a lock that a process cannot die holding.
+they fork, and a lock.
 
 The per-client rate limit (ratelimit.py) and the search slots and their queue (pool.py) live in
 such memory, so that N processes are one server to its clients: the same limit, the same
 number of searches at once, one /api/v1/status. A server of one process keeps them there too:
 one code path, whatever the number.
 
-The lock between processes is a POSIX record lock (`fcntl.lockf`) on a file of its own: the
-kernel frees it when its holder dies, so a process that is killed never leaves the others
-waiting. Where there is no such lock (Windows, which has no fork either, so its server is one
-process), a thread lock is all it takes.
+The lock is a semaphore in shared memory (multiprocessing's Lock): taken and given back without
+a system call or letting go of the interpreter lock when nobody else holds it, which is nearly
+always (it guards a few lines). A record lock (fcntl.lockf), which its holder's death frees,
+cost the event loop 13% of its time: two system calls a request, each letting go of the
+interpreter lock, which a decoding thread then held. Against a holder that dies (killed in
+those few lines), the parent frees a lock held longer than ABANDONED_SECONDS after a child dies
+(`SharedLock.free_if_abandoned`). Where there is no such semaphore, as on a system without
+fork, whose server is one process, a thread lock does.
 """
 from __future__ import annotations
 
 import mmap
-import os
+import multiprocessing
 import struct
-import tempfile
 import threading
-import weakref
 from types import TracebackType
+from typing import Any
 
-try:
-    import fcntl
-except ImportError:                  # Windows: one process, no lock between processes
-    fcntl = None                     # type: ignore[assignment]
+ABANDONED_SECONDS = 1.0       # the lock guards a few lines: held this long, its holder died
 
 
-def can_share_between_processes() -> bool:
-    return fcntl is not None
+def process_lock() -> Any:
+    """A lock that the processes forked after it share, or a thread lock where there is
+    none."""
+    try:       # (the processes are forked: a fork context's lock needs no tracker process)
+        return multiprocessing.get_context("fork").Lock()
+    except (ValueError, ImportError, OSError):      # no fork, or no POSIX semaphores here
+        return threading.Lock()
 
 
 class SharedLock:
-    """A lock between the threads of a process and between the processes that inherit it (a
-    record lock is its process's: the threads of one process need the thread lock too). Its
-    file is unlinked at once and closed when the lock is collected."""
+    """A lock between the threads of a process and between the processes that inherit it."""
 
     def __init__(self) -> None:
-        self._thread_lock = threading.Lock()
-        self._descriptor: int | None = None
-        if fcntl is not None:
-            self._descriptor, path = tempfile.mkstemp(prefix="quixo-serve-lock-")
-            os.unlink(path)
-            weakref.finalize(self, os.close, self._descriptor)
+        self._lock = process_lock()
 
     def __enter__(self) -> None:
-        self._thread_lock.acquire()
-        if self._descriptor is not None:
-            try:
-                fcntl.lockf(self._descriptor, fcntl.LOCK_EX)
-            except BaseException:
-                self._thread_lock.release()
-                raise
+        self._lock.acquire()
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        try:
-            if self._descriptor is not None:
-                fcntl.lockf(self._descriptor, fcntl.LOCK_UN)
-        finally:
-            self._thread_lock.release()
+        self._lock.release()
+
+    def free_if_abandoned(self) -> bool:
+        """Free the lock if it stays held ABANDONED_SECONDS (its holder died): whether it
+        was. For the parent, once a child has died."""
+        if self._lock.acquire(timeout=ABANDONED_SECONDS):
+            self._lock.release()
+            return False
+        self._lock.release()
+        return True
 
 
 def shared_memory(size: int) -> mmap.mmap:
