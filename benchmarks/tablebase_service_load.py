@@ -1,11 +1,15 @@
 """The tablebase service under load (issue 39's goals), on a folder of 5x5 tables.
 
     python benchmarks/tablebase_service_load.py --dir TABLES [--seconds 60]
-          [--requests 100000] [--evict] [--out benchmarks/results/tablebase-service-load.json]
+          [--requests 100000] [--processes N] [--evict]
+          [--out benchmarks/results/tablebase-service-load.json]
 
-Starts `quixo serve --dir TABLES --check-tables` on a free loopback port (its rate limit
-raised so that the load from this one client goes through, its access log written to a file:
-both stay on and cost what they cost) and waits for the check of the tables, then asks `GET /api/v1/quixo/analyze?position=P` (gzip accepted) with
+Starts `quixo serve --dir TABLES --check-tables [--processes N]` (without --processes, the
+server's default: one process per core; the number served is recorded) on a free loopback
+port (its rate limit raised so that the load from this one client goes through, its access
+log written to a file: both stay on and cost what they cost) and waits for the check of the
+tables (the seconds from the start are recorded: a server of several processes checks them
+before it answers), then asks `GET /api/v1/quixo/analyze?position=P` (gzip accepted) with
 wrk (benchmarks/wrk_paths.lua) for random positions drawn from every built 5x5 class: a class
 chosen uniformly, then a uniformly random arrangement of its cubes that is not a finished game.
 Every request of the whole run is a position not asked before (more than the server's answer
@@ -16,9 +20,10 @@ after the other on the same server:
 - `rate`: --seconds at 32 connections. Goal: >= 1,000 analyses/s with p99 < 50 ms;
 - `many`: --requests requests from 200 connections (wrk stops there; its requests a second
   count the time it then waits for the end of its duration). Goal: no 5xx.
-Meanwhile the server's memory is read every second (/proc/PID/status: VmRSS, and its parts
-RssAnon, the heap, and RssFile, the mapped tables). Goal: flat after the first minute (the
-heap's growth from then on, and its slope, are reported).
+Meanwhile the server's memory is read every second, summed over its processes with each page
+counted once (/proc/PID/smaps_rollup: Pss, and its parts Pss_Anon with Pss_Shmem, the heap and
+the memory the processes share, and Pss_File, the mapped tables). Goal: flat after the first
+minute (the heap's growth from then on, and its slope, are reported).
 
 Run it with the machine otherwise quiet, and read the figures of one run.
 """
@@ -92,8 +97,41 @@ def evict(directory: Path) -> int:
     return dropped
 
 
+def process_tree(pid: int) -> list[int]:
+    """The process and its children (the server's processes)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == pid:
+                children.append(int(entry.name))
+    return [pid, *children]
+
+
+def proportional_memory(pid: int) -> dict[str, int]:
+    """A process's share of its memory (kB): each page shared by k processes counts 1/k, so
+    that the shares of a server's processes add up to what the server holds. (Without
+    smaps_rollup, the whole resident set: shared pages counted in each process.)"""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        keys = {"VmRSS": "Pss", "RssAnon": "Pss_Anon", "RssShmem": "Pss_Shmem",
+                "RssFile": "Pss_File"}
+    except OSError:
+        rollup = Path(f"/proc/{pid}/status").read_text()
+        keys = {"VmRSS": "VmRSS", "RssAnon": "RssAnon", "RssShmem": "RssShmem",
+                "RssFile": "RssFile"}
+    found = {name: re.search(rf"^{key}:\s+(\d+) kB", rollup, re.M)
+             for name, key in keys.items()}
+    return {name: int(match.group(1)) if match else 0 for name, match in found.items()}
+
+
 class MemorySampler(threading.Thread):
-    """The server's VmRSS, RssAnon and RssFile (kB) every second."""
+    """The server's memory every second (kB, summed over its processes: see
+    proportional_memory): VmRSS, RssAnon (the heap, with RssShmem, the memory its processes
+    share) and RssFile (the mapped tables)."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
@@ -104,14 +142,19 @@ class MemorySampler(threading.Thread):
 
     def run(self) -> None:
         while not self.halt.wait(1.0):
-            try:
-                status = Path(f"/proc/{self.pid}/status").read_text()
-            except OSError:
+            sample = {"t": round(time.monotonic() - self.started, 1), "processes": 0,
+                      "VmRSS": 0, "RssAnon": 0, "RssFile": 0}
+            for pid in process_tree(self.pid):
+                try:
+                    memory = proportional_memory(pid)
+                except OSError:
+                    continue
+                sample["processes"] += 1
+                sample["VmRSS"] += memory["VmRSS"]
+                sample["RssAnon"] += memory["RssAnon"] + memory["RssShmem"]
+                sample["RssFile"] += memory["RssFile"]
+            if not sample["processes"]:
                 return
-            sample = {"t": round(time.monotonic() - self.started, 1)}
-            for key in ("VmRSS", "RssAnon", "RssFile"):
-                found = re.search(rf"^{key}:\s+(\d+) kB", status, re.M)
-                sample[key] = int(found.group(1)) if found else 0
             self.samples.append(sample)
 
 
@@ -176,6 +219,8 @@ def main() -> None:
     parser.add_argument("--no-check-tables", dest="check_tables", action="store_false",
                         help="serve without --check-tables (each block is checked when "
                         "first probed)")
+    parser.add_argument("--processes", type=int, default=None,
+                        help="the server's processes (default: the server's, one per core)")
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON")
     args = parser.parse_args()
@@ -195,16 +240,20 @@ def main() -> None:
         results["evicted_mib"] = round(evict(args.dir) / 2**20)
     with tempfile.TemporaryDirectory() as scratch:
         access_log = Path(scratch) / "access.log"
+        began = time.perf_counter()     # a server of several processes checks, then answers
         process, url = start_server(args.dir, "--rate-limit", "1000000", "--burst", "1000000",
                                     "--access-log", str(access_log),
-                                    *(["--check-tables"] if args.check_tables else []))
+                                    *(["--check-tables"] if args.check_tables else []),
+                                    *(["--processes", str(args.processes)]
+                                      if args.processes else []))
         sampler = MemorySampler(process.pid)
         sampler.start()
         try:
-            began = time.perf_counter()
+            results["server_answered_seconds"] = round(time.perf_counter() - began, 1)
             while args.check_tables and not server_status(url)["tables_checked"]:
                 time.sleep(0.5)
             results["tables_checked_seconds"] = round(time.perf_counter() - began, 1)
+            results["processes"] = server_status(url).get("processes", 1)
             warm = int(2500 * 10)
             results["warm-up"] = wrk(url, paths[:warm], 32, 10)
             rate_paths = int(2500 * args.seconds)

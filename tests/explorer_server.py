@@ -27,6 +27,15 @@ def running_server(tables: Path, *options: str, qwixx_dir: Path | None = None,
                    log: Path | None = None) -> Iterator[str]:
     """The base URL of a `quixo serve --dir tables OPTIONS` that answers, until the block
     ends."""
+    with server_process(tables, *options, qwixx_dir=qwixx_dir, log=log) as (_, url):
+        yield url
+
+
+@contextmanager
+def server_process(tables: Path, *options: str, qwixx_dir: Path | None = None,
+                   log: Path | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """The process and the base URL of a `quixo serve --dir tables OPTIONS` that answers,
+    stopped (SIGINT, as Ctrl-C) when the block ends."""
     port = free_port()
     command = [sys.executable, "-m", "quixo_solver", "serve", "--dir", str(tables),
                "--port", str(port), *options]
@@ -50,11 +59,11 @@ def running_server(tables: Path, *options: str, qwixx_dir: Path | None = None,
                 if time.monotonic() > deadline:
                     raise RuntimeError("quixo serve did not answer within 120 s") from None
                 time.sleep(0.1)
-        yield url
+        yield process, url
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

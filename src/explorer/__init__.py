@@ -7,6 +7,8 @@ It needs the `web` extra (`pip install "quixo-solver[web]"`: Starlette and uvico
 packages never import it at module level; it imports them.
 
     server.py     serve(): uvicorn, loopback by default, the small tables built first
+    processes.py  --processes N: N server processes forked on one socket, supervised
+    shared.py     memory and a lock the processes share (rate limits, search slots, counts)
     app.py        the Starlette application: pages, static files, API routes, errors
     quixo_api.py  the Quixo answers (the command line's, from quixo_solver.answers)
     qwixx_api.py  the Qwixx answers (the command line's, from qwixx_stats.answers)

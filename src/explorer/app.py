@@ -56,7 +56,8 @@ from .pool import ClientGone, PoolFull, SearchPool
 from .public import AccessLog, PublicService, client_of
 from .quixo_api import ANALYZE, BATCH_LIMIT, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
-from .ratelimit import RateLimiter, TooManyRequests
+from .processes import SharedState
+from .ratelimit import TooManyRequests
 from .served_tables import ServedTables, check_all_tables
 from .settings import BATCH_POSITIONS_PER_REQUEST, MAX_QUERY_BYTES, Settings, cores
 from .tables import TableFolder
@@ -65,6 +66,7 @@ log = logging.getLogger("explorer")
 Handler = Callable[[Request], Awaitable[Response | EventStream]]
 T = TypeVar("T")
 STATIC_CACHE = "public, max-age=31536000, immutable"
+PUBLISH_SECONDS = 1.0          # how often a process tells the others its cache's counts
 
 
 @dataclass(frozen=True)
@@ -189,12 +191,16 @@ class Explorer:
     """The server's state: one Tablebase, one search pool, the Quixo and Qwixx services, the
     static files."""
 
-    def __init__(self, settings: Settings, quixo_parser: argparse.ArgumentParser) -> None:
+    def __init__(self, settings: Settings, quixo_parser: argparse.ArgumentParser,
+                 state: SharedState | None = None) -> None:
         self.settings = settings
-        self.tablebase = Tablebase(settings.directory)
+        self.state = state or SharedState.of(settings)
+        self.tablebase = self.state.tablebase or Tablebase(settings.directory)
         self.tables = ServedTables(settings.directory)
-        self.limiter = RateLimiter(settings.rate, settings.burst)
+        self.limiter = self.state.limiter
         self.tables_checked = threading.Event()     # --check-tables: set when done
+        if self.state.tables_checked:
+            self.tables_checked.set()
         self.batches = asyncio.Semaphore(1)    # one batch probe at a time, in a thread
         # Exact answers are made on threads of their own, one per core: the tables' decoding
         # lets go of the GIL, so that the cores decode side by side while the event loop
@@ -202,7 +208,8 @@ class Explorer:
         # tablebase_service_load.py: the decoding is most of an analysis's time).
         self.exact_worker = ThreadPoolExecutor(cores(), thread_name_prefix="exact")
         self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
-                               settings.hash_mib, retry_after=settings.search_seconds)
+                               settings.hash_mib, retry_after=settings.search_seconds,
+                               ledger=self.state.ledger)
         self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
         self.qwixx = QwixxService(settings, self.pool)
         self.version, self.files, self.pages = load_static()
@@ -367,16 +374,32 @@ class Explorer:
                            deadline=self.live_deadline, describe_error=describe_job_error)
 
     async def status(self, request: Request) -> Response:
-        """The search pool's state (slots, busy, queued, jobs started and requests refused),
-        the answer cache's, whether --check-tables is done, requests refused for their rate."""
+        """The whole server's state, summed over its processes: the search pool's (slots,
+        busy, queued, jobs started and requests refused), the answer caches' (each process
+        keeps its own: their entries and hits; another process's as of PUBLISH_SECONDS ago
+        at most), whether --check-tables is done, requests refused for their rate."""
         query_values(query_pairs(request), ())
-        pool = self.pool
-        return json_response({"searches": pool.size, "busy": pool.busy, "queued": pool.queued,
-                              "queue": pool.queue_limit, "started": pool.started,
-                              "refused": pool.refused, "cached_answers": len(self.quixo.cache),
-                              "cache_hits": self.quixo.cache.hits,
+        pool, searches = self.pool, self.pool.counts()
+        self.publish_counts()
+        caches = self.state.counts.totals()
+        return json_response({"searches": pool.size, "busy": searches["busy"],
+                              "queued": searches["queued"], "queue": pool.queue_limit,
+                              "started": searches["started"], "refused": searches["refused"],
+                              "cached_answers": caches["cached_answers"],
+                              "cache_hits": caches["cache_hits"],
                               "tables_checked": self.tables_checked.is_set(),
-                              "rate_limited": self.limiter.refused})
+                              "rate_limited": self.limiter.refused,
+                              "processes": self.state.processes})
+
+    def publish_counts(self) -> None:
+        """This process's answer cache's entries and hits, for the status of any process."""
+        self.state.counts.set("cached_answers", len(self.quixo.cache))
+        self.state.counts.set("cache_hits", self.quixo.cache.hits)
+
+    async def publish_counts_every(self, seconds: float) -> None:
+        while True:
+            self.publish_counts()
+            await asyncio.sleep(seconds)
 
     async def health(self, request: Request) -> Response:
         query_values(query_pairs(request), ())
@@ -418,25 +441,29 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
-               access_log: TextIO | None = None) -> ASGIApp:
+               access_log: TextIO | None = None, state: SharedState | None = None) -> ASGIApp:
     """The explorer's application for `settings` (see the module). `quixo_parser` is the
     `quixo` command line's parser: the API reads its queries as the command line reads its
     arguments (it is passed in, so that the explorer never imports the command line that
-    starts it). `access_log`: where the line of each request goes (None: nowhere)."""
-    explorer = Explorer(settings, quixo_parser)
+    starts it). `access_log`: where the line of each request goes (None: nowhere). `state`:
+    what it shares with the server's other processes (None: a server of one process)."""
+    explorer = Explorer(settings, quixo_parser, state)
     log_lines = AccessLog(access_log)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         log_lines.start()
         stop = threading.Event()
-        if settings.check_tables:
+        if settings.check_tables and not explorer.tables_checked.is_set():
             threading.Thread(target=check_all_tables,
                              args=(explorer.tablebase, stop, explorer.tables_checked),
                              name="check-tables", daemon=True).start()
+        publisher = asyncio.ensure_future(explorer.publish_counts_every(PUBLISH_SECONDS))
+        explorer.state.counts.set("ready", 1)
         try:
             yield
         finally:
+            publisher.cancel()
             stop.set()
             explorer.close()
             log_lines.close()

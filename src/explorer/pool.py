@@ -14,6 +14,12 @@ which ends a running search within about a thousand nodes); the slot is free aga
 worker thread has returned, then `solver.allow()` readies it for the next job. `run` watches
 the client's connection while the job runs: a client that disconnects stops its job, which
 frees the slot within a second.
+
+The slots and the queue are the whole server's, however many processes it runs (`quixo serve
+--processes`): a `SlotLedger` in memory that they share counts each process's busy slots and
+waiting requests, and a process takes a slot only while the server has one free. A slot freed
+in one process goes to that process's next waiter at once; the waiters of the other processes
+look for it every POLL_SECONDS (first come, first served within a process).
 """
 from __future__ import annotations
 
@@ -28,7 +34,10 @@ from quixo_solver.search import BaseSolver
 from quixo_solver.tablebase import Tablebase
 from quixo_solver.variants import Variant
 
+from .shared import ProcessCounts, SharedLock
+
 T = TypeVar("T")
+POLL_SECONDS = 0.05
 
 
 class PoolFull(Exception):
@@ -87,30 +96,73 @@ class Slot:
                 solver.allow()
 
 
-class SearchPool:
-    """`slots` slots and a queue of at most `queue` waiting requests (see the module)."""
+class SlotLedger:
+    """The server's `slots` slots and `queue` places, counted per process (`processes` rows,
+    this process's `counts.index`) in shared memory: busy, queued, jobs started and requests
+    refused. Busy and queued change under the lock, so that no two processes take the last
+    slot or place."""
 
-    def __init__(self, slots: int, queue: int, tablebase: Tablebase | None,
-                 tt_mib: float = 64, retry_after: float = 1.0) -> None:
+    def __init__(self, slots: int, queue: int, processes: int = 1) -> None:
         if slots < 1 or queue < 0:
             raise ValueError(f"a pool needs at least one slot and a queue of 0 or more, not "
                              f"{slots} and {queue}")
-        self.size = slots
-        self.queue_limit = queue
+        self.slots = slots
+        self.queue = queue
+        self.counts = ProcessCounts(processes, ("busy", "queued", "started", "refused"))
+        self.lock = SharedLock()
+
+    def take_slot(self) -> bool:
+        """Count a slot taken by this process, if the server has one free."""
+        return self._count_one_more("busy", self.slots)
+
+    def return_slot(self) -> None:
+        with self.lock:
+            self.counts.add("busy", -1)
+
+    def join_queue(self) -> bool:
+        """Count a request of this process in the queue, if the server's has room."""
+        return self._count_one_more("queued", self.queue)
+
+    def _count_one_more(self, name: str, most: int) -> bool:
+        """Add one to this process's `name` if the server's total is under `most`."""
+        with self.lock:
+            if self.counts.total(name) >= most:
+                return False
+            self.counts.add(name)
+            return True
+
+    def set_queued(self, waiting: int) -> None:
+        with self.lock:
+            self.counts.set("queued", waiting)
+
+    def forget(self, index: int) -> None:
+        """Free what a process that died held (its slots and places)."""
+        with self.lock:
+            self.counts.forget(index)
+
+
+class SearchPool:
+    """`slots` slots and a queue of at most `queue` waiting requests (see the module); with
+    a `ledger`, those of a server of several processes."""
+
+    def __init__(self, slots: int, queue: int, tablebase: Tablebase | None,
+                 tt_mib: float = 64, retry_after: float = 1.0,
+                 ledger: SlotLedger | None = None) -> None:
+        self.ledger = ledger or SlotLedger(slots, queue)
+        self.size = self.ledger.slots
+        self.queue_limit = self.ledger.queue
         self.retry_after = max(1, math.ceil(retry_after))
-        self._free = collections.deque(Slot(n, tablebase, tt_mib) for n in range(slots))
+        # as many slots as the server's: this process may hold all of them at once
+        self._free = collections.deque(Slot(n, tablebase, tt_mib) for n in range(self.size))
         self._waiting: collections.deque[asyncio.Future[Slot]] = collections.deque()
-        self._executor = ThreadPoolExecutor(max_workers=slots, thread_name_prefix="search")
-        self.started = 0        # jobs started, for the tests and the server's log
-        self.refused = 0        # requests answered 503
+        self._executor = ThreadPoolExecutor(max_workers=self.size,
+                                            thread_name_prefix="search")
+        self._polling = False
 
-    @property
-    def busy(self) -> int:
-        return self.size - len(self._free)
-
-    @property
-    def queued(self) -> int:
-        return len(self._waiting)
+    def counts(self) -> dict[str, int]:
+        """The whole server's (every process's) busy slots, queued requests, jobs started
+        and requests answered 503: for the server's status."""
+        return self.ledger.counts.totals()
 
     def close(self) -> None:
         for slot in list(self._free):
@@ -120,38 +172,57 @@ class SearchPool:
     async def _take(self) -> Slot:
         """A free slot, after waiting in the queue if need be; PoolFull when the queue is
         full. A waiter that is cancelled (its client went away) leaves the queue."""
-        if self._free and not self._waiting:
+        if not self._waiting and self.ledger.take_slot():
             return self._free.popleft()
-        if len(self._waiting) >= self.queue_limit:
-            self.refused += 1
+        if not self.ledger.join_queue():
+            self.ledger.counts.add("refused")
             raise PoolFull(self.retry_after)
         waiter: asyncio.Future[Slot] = asyncio.get_running_loop().create_future()
         self._waiting.append(waiter)
+        self._hand_over()               # (which looks again later while it waits)
         try:
             return await waiter
         except asyncio.CancelledError:
             if waiter in self._waiting:
                 self._waiting.remove(waiter)
+                self.ledger.set_queued(len(self._waiting))
             elif waiter.done() and not waiter.cancelled():
                 self.release(waiter.result())      # handed over just as we were cancelled
             raise
 
     def release(self, slot: Slot) -> None:
-        """Give the slot to the next waiter, or back to the free list."""
+        """Give the slot back, then to the next waiter (of this process: the others' look
+        for it)."""
         slot.allow()
-        while self._waiting:
-            waiter = self._waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(slot)
-                return
         self._free.append(slot)
+        self.ledger.return_slot()
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Give free slots to the waiters in turn while the server has one free; while some
+        still wait, look again in POLL_SECONDS (another process may free one)."""
+        while self._waiting:
+            if self._waiting[0].done():         # cancelled: its request has gone
+                self._waiting.popleft()
+                continue
+            if not self.ledger.take_slot():
+                break
+            self._waiting.popleft().set_result(self._free.popleft())
+        self.ledger.set_queued(len(self._waiting))
+        if self._waiting and not self._polling:
+            self._polling = True
+            asyncio.get_running_loop().call_later(POLL_SECONDS, self._poll)
+
+    def _poll(self) -> None:
+        self._polling = False
+        self._hand_over()
 
     def start(self, slot: Slot, job: Callable[[Slot], T],
               deadline: float | None = None) -> asyncio.Future[T]:
         """Run `job(slot)` in a worker thread; the slot is released once the thread has
         returned, whatever becomes of the request that asked for it. After `deadline`
         seconds the job is told to stop (the hard cap on any search)."""
-        self.started += 1
+        self.ledger.counts.add("started")
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor, job, slot)
         timer = None if deadline is None else loop.call_later(

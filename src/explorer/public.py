@@ -11,12 +11,15 @@
   compressed when the request accepts gzip (an answer that carries its own Content-Encoding,
   compressed once and kept, passes as it is; a stream of events is never held back).
 - The access log: one line per request, in the Common Log Format followed by the time the
-  answer took in milliseconds.
+  answer took in milliseconds. The processes of a server write to the same file (or stderr),
+  each line whole: see AccessLog.
 """
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import os
 import threading
 import time
 from typing import Any, Callable, TextIO
@@ -26,6 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .ratelimit import RateLimiter
 
 GZIP_MIN_BYTES = 512
+# the most that one write puts in a pipe in one piece (POSIX: at least 512; Linux: 4096); a
+# file opened for appending takes each write in one piece, whatever its length
+WHOLE_WRITE_BYTES = 4096
 GZIP_LEVEL = 5                      # small answers: level 5 gives nearly all of level 9
 COMPRESSIBLE = (b"application/json", b"text/", b"application/javascript", b"image/svg+xml")
 API_PREFIX = "/api/"
@@ -56,7 +62,10 @@ def compressed(body: bytes) -> bytes:
 class AccessLog:
     """One line per request on `stream` (None: no log). The lines are written a batch at a
     time, every FLUSH_SECONDS, by a thread of their own (`start`; `close` writes the rest):
-    a write per request, on the event loop, cost a busy server a tenth of its time."""
+    a write per request, on the event loop, cost a busy server a tenth of its time. Each
+    write to the stream's file descriptor holds whole lines, at most WHOLE_WRITE_BYTES of
+    them, so that the lines of several processes never mix (a file is opened for appending:
+    each write goes to its end in one piece; a pipe takes such a write in one piece)."""
 
     FLUSH_SECONDS = 0.25
 
@@ -92,8 +101,7 @@ class AccessLog:
             lines, self._lines = self._lines, []
         if lines and self.stream is not None:
             try:
-                self.stream.write("".join(lines))
-                self.stream.flush()
+                write_whole_lines(self.stream, lines)
             except (OSError, ValueError):      # a log that cannot be written stops nothing
                 pass
 
@@ -121,6 +129,36 @@ class AccessLog:
             self._lines.append(line)
         if self._writer is None:          # not started (a test's app): at once
             self.flush()
+
+
+def write_whole_lines(stream: TextIO, lines: list[str]) -> None:
+    """Write `lines` to the stream's file descriptor, as few writes as there are pieces of
+    whole lines of at most WHOLE_WRITE_BYTES (a longer line is a write of its own); a stream
+    without one (a test's) is written as it is."""
+    try:
+        descriptor = stream.fileno()
+    except (io.UnsupportedOperation, AttributeError):
+        stream.write("".join(lines))
+        stream.flush()
+        return
+    stream.flush()                             # what the stream holds goes first
+    piece: list[bytes] = []
+    held = 0
+    for line in lines:
+        data = line.encode("utf-8", "replace")
+        if piece and held + len(data) > WHOLE_WRITE_BYTES:
+            write_all(descriptor, b"".join(piece))
+            piece, held = [], 0
+        piece.append(data)
+        held += len(data)
+    if piece:
+        write_all(descriptor, b"".join(piece))
+
+
+def write_all(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 class PublicService:

@@ -74,21 +74,26 @@ def table_entries(directory: Path) -> list[dict[str, Any]]:
 
 
 def check_all_tables(tablebase: Tablebase, stop: threading.Event,
-                     done: threading.Event) -> None:
+                     done: threading.Event, check: bool = True) -> None:
     """Check every block of every table of the tablebase's folder (smallest first), until
-    done (then `done` is set) or `stop` is set; what it finds goes to the log."""
+    done (then `done` is set) or `stop` is set; what it finds goes to the log. Without
+    `check`, each table is only opened (its index made once: the server's processes, forked
+    after, share it)."""
     started = time.perf_counter()
     checked = damaged = 0
     for entry in sorted(table_entries(tablebase.directory), key=lambda row: row["bytes"]):
         if stop.is_set():
             return
         try:
-            tablebase.table(entry["size"], entry["mover"], entry["opponent"]).check_all()
+            table = tablebase.table(entry["size"], entry["mover"], entry["opponent"])
+            if check:
+                table.check_all()
             checked += entry["bytes"]
         except (TablebaseError, OSError) as error:
             damaged += 1
             log.error("damaged table: %s", error)
     done.set()
-    log.warning("checked the tables in %s: %.1f GB in %.1f s%s", tablebase.directory,
-                checked / 1e9, time.perf_counter() - started,
-                f", {damaged} damaged" if damaged else "")
+    if check:
+        log.warning("checked the tables in %s: %.1f GB in %.1f s%s", tablebase.directory,
+                    checked / 1e9, time.perf_counter() - started,
+                    f", {damaged} damaged" if damaged else "")

@@ -1,7 +1,8 @@
 """`quixo serve`: the explorer on uvicorn.
 
 It binds to loopback unless told otherwise, and says so loudly when it is told otherwise: the
-server has no authentication, and anyone who reaches it can use its cores. Before it serves, it
+server has no authentication, and anyone who reaches it can use its cores. It serves in one
+process per core by default (`--processes`, processes.py). Before it serves, it
 builds the whole 3x3 and 4x4 games' tables where they are missing (seconds, once), so that
 every answer on those boards is exact, as `quixo solve` does on first use.
 """
@@ -15,9 +16,16 @@ import threading
 import webbrowser
 from typing import TextIO
 
-from quixo_solver import tablebase as tb
-from solverkit.commandline import error_line
+from typing import Any, Callable
 
+from starlette.types import ASGIApp
+
+from quixo_solver import tablebase as tb
+from quixo_solver.tablebase import Tablebase
+from solverkit.commandline import CommandFailed, error_line
+
+from .processes import SharedState, Supervisor, listening_sockets
+from .served_tables import check_all_tables
 from .settings import Settings
 
 SMALL_BOARDS = (3, 4)
@@ -73,8 +81,8 @@ def open_access_log(target: str | None) -> TextIO | None:
 
 def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str = "127.0.0.1",
           port: int = 8000, open_browser: bool = False, access_log: str | None = "-") -> None:
-    """Run the explorer until interrupted (`quixo_parser`: see app.create_app; `access_log`:
-    see open_access_log)."""
+    """Run the explorer until interrupted, in `settings.processes` processes (`quixo_parser`:
+    see app.create_app; `access_log`: see open_access_log)."""
     import uvicorn
 
     from .app import create_app
@@ -85,16 +93,63 @@ def serve(settings: Settings, quixo_parser: argparse.ArgumentParser, host: str =
     log_stream = open_access_log(access_log)
     if settings.build_small_tables:
         build_small_tables(settings)
-    app = create_app(settings, quixo_parser, log_stream)
     url = url_of("127.0.0.1" if host in ("0.0.0.0", "::") else host, port)
-    print(f"quixo serve: the explorer is at {url} (Ctrl-C stops it)", file=sys.stderr)
-    if open_browser:
-        threading.Timer(1.0, webbrowser.open, (url,)).start()
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            access_log=False, lifespan="on", timeout_graceful_shutdown=2)
-    # What start-up made (modules, pages, the app) lives as long as the server: out of the
-    # collector's way, its full collections stay short (measured with explorer_load.py: with
-    # them, the slowest 1% of answers waited for one: with the collector off, p99 went from
-    # 209 ms to 79 ms)
-    gc.freeze()
-    uvicorn.Server(config).run()
+
+    def configured(app: ASGIApp) -> uvicorn.Config:
+        return uvicorn.Config(app, host=host, port=port, log_level="warning",
+                              access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+
+    def announce() -> None:
+        processes = "" if settings.processes == 1 else f"{settings.processes} processes; "
+        print(f"quixo serve: the explorer is at {url} ({processes}Ctrl-C stops it)",
+              file=sys.stderr)
+        if open_browser:
+            threading.Timer(1.0, webbrowser.open, (url,)).start()
+
+    if settings.processes == 1:
+        app = create_app(settings, quixo_parser, log_stream)
+        announce()
+        config = configured(app)
+        # What start-up made (modules, pages, the app) lives as long as the server: out of
+        # the collector's way, its full collections stay short (measured with
+        # explorer_load.py: with them, the slowest 1% of answers waited for one: with the
+        # collector off, p99 went from 209 ms to 79 ms)
+        gc.freeze()
+        uvicorn.Server(config).run()
+        return
+    serve_in_processes(settings, host, port, announce, lambda state: uvicorn.Server(
+        configured(create_app(settings, quixo_parser, log_stream, state))))
+
+
+def serve_in_processes(settings: Settings, host: str, port: int, announce: Callable[[], None],
+                       server_of: Callable[[SharedState], Any]) -> None:
+    """Bind host:port, open (and check, if asked) the tables, then serve in
+    `settings.processes` forked processes, each running `server_of(state).run(sockets=...)`
+    on its socket, until a signal (processes.py)."""
+    try:
+        sockets = listening_sockets(host, port, settings.processes)
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    # every table opened (and with --check-tables, checked) here: the children share the
+    # tables' indexes (most of a server's heap) and the blocks found intact
+    tablebase = Tablebase(settings.directory)
+    state = SharedState.of(settings, settings.processes, tablebase)
+    if settings.check_tables:
+        print(f"quixo serve: checking the tables in {settings.directory} before the "
+              f"{settings.processes} processes start", file=sys.stderr)
+    done = threading.Event()
+    check_all_tables(tablebase, threading.Event(), done, check=settings.check_tables)
+    state.tables_checked = settings.check_tables and done.is_set()
+
+    def child(state: SharedState) -> None:
+        server = server_of(state)
+        # gc.freeze: see serve
+        gc.freeze()
+        server.run(sockets=[sockets[state.index % len(sockets)]])
+    try:
+        failed = Supervisor(settings.processes, state, child, announce).run()
+    finally:
+        for listening in sockets:
+            listening.close()
+    if failed:
+        raise CommandFailed()

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from quixo_solver.errors import LimitError
-from quixo_solver.limits import check_seconds, check_table_mib
+from quixo_solver.limits import check_seconds, check_table_mib, whole_number
 
 DEFAULT_SEARCH_SECONDS = 10.0    # as `quixo solve` and `quixo analyze` without --time/--depth
 MAX_SEARCH_SECONDS = 60.0
@@ -18,9 +18,18 @@ DEFAULT_BURST = 500              # ... after a burst of this many
 BATCH_POSITIONS_PER_REQUEST = 16  # a batch probe counts as one request per 16 positions
 
 
+MAX_PROCESSES = 256
+
+
 def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def default_processes() -> int:
+    """One server process per core where processes can be forked (each core then runs an
+    event loop: the loop, not the tables, bounds what one process answers), else one."""
+    return cores() if hasattr(os, "fork") else 1
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,7 @@ class Settings:
     rate: float = DEFAULT_RATE
     burst: int = DEFAULT_BURST
     check_tables: bool = False
+    processes: int = field(default_factory=default_processes)
 
     def __post_init__(self) -> None:
         check_seconds("the default search time", self.search_seconds)
@@ -65,3 +75,7 @@ class Settings:
             if isinstance(value, bool) or not isinstance(value, int) or not \
                     low <= value <= 100_000_000:
                 raise LimitError(f"{name} must be a whole number from {low}, not {value!r}")
+        whole_number("the number of processes", self.processes, 1, MAX_PROCESSES)
+        if self.processes > 1 and not hasattr(os, "fork"):
+            raise LimitError("several server processes need fork(), which this system does "
+                             "not have: serve with one process")

@@ -505,7 +505,7 @@ def command_serve(args: argparse.Namespace) -> None:
     for option, name in (("search_time", "search_seconds"),
                          ("max_search_time", "max_search_seconds"),
                          ("searches", "searches"), ("queue", "queue"),
-                         ("rate_limit", "rate"), ("burst", "burst")):
+                         ("rate_limit", "rate"), ("burst", "burst"), ("processes", "processes")):
         if getattr(args, option) is not None:
             options[name] = getattr(args, option)
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
@@ -952,6 +952,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "50; 0: no limit); more get 429 with Retry-After")
     p.add_argument("--burst", type=_burst, default=None,
                    help="API requests a client may make at once (default 500)")
+    p.add_argument("--processes", type=whole_number_argument("a number of processes", 1, 256),
+                   default=None, help="server processes on the one port (default: one per "
+                   "core; the rate limits, searches and queue are the whole server's)")
     p.add_argument("--check-tables", action="store_true",
                    help="check every block of every table at start-up, while serving (a "
                    "damaged table is found at once, and every probe after it is as fast as "
