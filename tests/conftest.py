@@ -2,14 +2,14 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from quixo_solver import _rules, _twin
+from quixo_solver import _rules, _rules_twin
 from quixo_solver.teams import _team_rules
-from quixo_solver.teams import _twin as _team_twin
+from quixo_solver.teams import _team_rules_twin
 
 settings.register_profile("default", deadline=None, max_examples=150)
 settings.load_profile("default")
 
-RULES = {"cython": (_rules, _team_rules), "twin": (_twin, _team_twin)}
+RULES = {"cython": (_rules, _team_rules), "twin": (_rules_twin, _team_rules_twin)}
 
 
 @pytest.fixture(params=sorted(RULES))

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 rules: "TeamRules"
 if PURE_PYTHON:
-    from . import _twin as rules
+    from . import _team_rules_twin as rules
 else:
     from . import _team_rules as rules
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
-from .._twin import checked_depth, count_sequences
+from .._rules_twin import checked_depth, count_sequences
 from ..errors import PositionError
 from ..geometry import check_size
 
