@@ -193,7 +193,7 @@ def extension(name: str) -> Extension:
 
 EXTENSIONS = [
     extension("quixo_solver._interrupt"),
-    extension("quixo_solver._rules"),
+    extension("quixo_solver.rules._rules"),
     extension("quixo_solver.tablebase._blockcheck"),
     extension("quixo_solver.tablebase._index"),
     extension("quixo_solver.tablebase._orbit_index"),

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from quixo_solver import _rules, _rules_twin
+from quixo_solver.rules import _rules, _rules_twin
 
 
 def random_positions(size, count, seed=1):

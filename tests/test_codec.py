@@ -147,7 +147,7 @@ def test_holes_and_terminal_positions_take_the_code_before_them():
     """Entries the file need not hold (holes, positions the rules decide: a line, or no
     move) are written as the code before them; the others as they are. (The values given
     are true values: a position the rules decide has its win or loss in 0.)"""
-    from quixo_solver import _rules_twin
+    from quixo_solver.rules import _rules_twin
 
     orbits = orbit_class(4, 6, 5)        # symmetric blocks (holes) and many lines
     rng = np.random.default_rng(4)

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from quixo_solver import Board, Tablebase, _rules_twin
+from quixo_solver import Board, Tablebase
+from quixo_solver.rules import _rules_twin
 from quixo_solver.cli import main
 from quixo_solver.judge import (JudgeError, engine_setting, go_limits, judge_games,
                                 judge_move, judge_positions, read_games, read_positions)

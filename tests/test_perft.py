@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, DepthError, LimitError, PositionError, perft, perft_divide
-from quixo_solver import _rules_twin
+from quixo_solver.rules import _rules_twin
 from quixo_solver.teams import TeamBoard
 
 from .perft_data import counts_of

@@ -4,7 +4,7 @@ A mismatch prints the count per first move, to find the move generator's fault."
 import pytest
 
 from quixo_solver import parse_board, perft, perft_divide
-from quixo_solver import _rules_twin
+from quixo_solver.rules import _rules_twin
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import _team_rules_twin
 

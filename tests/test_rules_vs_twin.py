@@ -2,8 +2,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quixo_solver import _rules, _rules_twin
-from quixo_solver import geometry
+from quixo_solver.rules import _rules, _rules_twin, geometry
 
 from .conftest import positions
 

@@ -191,7 +191,7 @@ def test_play_to_the_end_against_perfect_play(tables):
 
 @given(positions())
 def test_the_heuristic_is_the_same_on_symmetric_positions(position):
-    from quixo_solver import _rules
+    from quixo_solver.rules import _rules
     from quixo_solver.search import _search
 
     size, mover, opponent = position

@@ -287,7 +287,7 @@ def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
 def test_codes_of_any_size_are_kept_exactly(tmp_path):
     """Rare codes (long wins and losses) go through the escape symbol; the search's kernel
     reads what the Python probe reads, and positions the rules decide need no stored value."""
-    from quixo_solver import _rules_twin
+    from quixo_solver.rules import _rules_twin
     from quixo_solver.search import _search
 
     orbits = orbit_class(4, 4, 3)
@@ -394,7 +394,7 @@ def test_probes_that_decode_part_of_a_segment_agree_with_whole_segments(tables, 
     needs it: in any order, every probe of a 4x4 class gives the value its entry has when
     the table is decoded whole (positions the rules decide left out: the file need not hold
     them)."""
-    from quixo_solver._rules import legal_moves, position_status
+    from quixo_solver.rules._rules import legal_moves, position_status
     from quixo_solver.tablebase import files
 
     movers_count, opponents_count = cls

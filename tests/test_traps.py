@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from quixo_solver import Board, Solver, Tablebase, _rules_twin
+from quixo_solver import Board, Solver, Tablebase
+from quixo_solver.rules import _rules_twin
 from quixo_solver.tablebase import values
 from quixo_solver.tablebase._retro_twin import solve_classes
 from quixo_solver.tablebase.traps import reply_counts, trap_move

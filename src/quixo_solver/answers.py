@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, TypedDict
 
-from .baseboard import BaseBoard
+from .rules.baseboard import BaseBoard
 from .errors import QuixoError
 from .variants import variant_of
 

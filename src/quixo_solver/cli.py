@@ -19,8 +19,8 @@ from solverkit.version import __version__
 from . import answers, limits, play
 from . import tablebase as tb
 from .clock import TimeControl
-from ._perft import perft, perft_divide
-from .baseboard import BaseBoard
+from .rules._perft import perft, perft_divide
+from .rules.baseboard import BaseBoard
 from .errors import QuixoError
 from .search import DEPTH_LIMIT
 from .search.weights import weight_set

@@ -58,7 +58,7 @@ from solverkit.commandline import error_line
 from solverkit.messages import cut
 
 from . import __version__
-from .baseboard import BaseBoard
+from .rules.baseboard import BaseBoard
 from .errors import QuixoError
 from .limits import available_memory, check_table_mib
 from .search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver

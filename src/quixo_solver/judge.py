@@ -28,7 +28,7 @@ from typing import Any, Iterable, Iterator
 from solverkit.messages import clip, cut, cut_path
 from solverkit.progress import Progress
 
-from .board import Board
+from .rules.board import Board
 from .clock import GameClock
 from .engine_process import EngineFailure
 from .errors import QuixoError

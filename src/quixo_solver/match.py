@@ -69,9 +69,10 @@ from solverkit.arrayfile import write_atomically
 from solverkit.messages import clip, cut_path
 from solverkit.progress import Progress
 
-from . import geometry, match_stats
-from .baseboard import BaseBoard
-from .board import Board
+from . import match_stats
+from .rules import geometry
+from .rules.baseboard import BaseBoard
+from .rules.board import Board
 from .clock import GameClock, TimeControl
 from .engine_process import EngineFailure, EngineProcess, describe_command
 from .errors import ClockError, MatchError, QuixoError

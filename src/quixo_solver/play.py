@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from .baseboard import OTHER_TEAM, BaseBoard
+from .rules.baseboard import OTHER_TEAM, BaseBoard
 from .clock import GameClock, TimeControl
 from .errors import QuixoError
 from .variants import variant_of

@@ -8,7 +8,7 @@
 # Each search generates its moves into a MoveList and says, for each, what the rules need to
 # know; `order_key` ranks them and `bring_next` does one step of a selection sort, so that a
 # cutoff after the first moves costs no full sort.
-from .._rules cimport MAX_MOVES
+from ..rules._rules cimport MAX_MOVES
 
 cdef enum:
     MAX_MOVE_CODES = 2 * MAX_MOVES + 1     # four players: two codes a move, and the pass

@@ -9,7 +9,7 @@
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from .._rules cimport mix64
+from ..rules._rules cimport mix64
 from ._table cimport allocate_buckets, quixo_aligned_free
 
 cdef enum:

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..tablebase.errors import CorruptTableError
 
-from .._rules cimport (
+from ..rules._rules cimport (
     MAX_MOVES, NO_MOVE, Geometry, has_line, is_legal, mask_t, near_line, pack, play, popcount,
 )
 from ..tablebase._blockcheck cimport quixo_crc32

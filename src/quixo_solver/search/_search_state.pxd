@@ -4,7 +4,7 @@
 # adds its own move generation and evaluation; the hot path reads these fields directly.
 from libc.stdint cimport int32_t, uint64_t
 
-from .._rules cimport Geometry
+from ..rules._rules cimport Geometry
 from ._heuristic cimport Weights
 from ._ordering cimport MAX_MOVE_CODES
 from ._repetition cimport Path

@@ -3,7 +3,7 @@ from another thread, the evaluation weights and the game's earlier positions."""
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from .._rules cimport geometry_of
+from ..rules._rules cimport geometry_of
 from ._mate cimport now
 from ._repetition cimport MAX_GAME
 from ._table cimport table_allocate, table_clear, table_free, table_new_search

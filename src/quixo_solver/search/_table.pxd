@@ -10,7 +10,7 @@
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memset
 
-from .._rules cimport mix64
+from ..rules._rules cimport mix64
 from ._mate cimport EXACT, LOWER, UPPER, from_table, table_buckets, to_table
 
 cdef enum:

@@ -22,7 +22,7 @@ import time as clock_time
 from collections.abc import Iterable
 from typing import Any, Callable, ClassVar, Generic, Protocol, TypeVar
 
-from ..baseboard import BaseBoard, check_board
+from ..rules.baseboard import BaseBoard, check_board
 from ..errors import DepthError, LimitError, QuixoError
 from ..limits import check_seconds, check_table_mib, whole_number
 from ..tablebase import MissingTableError

@@ -8,7 +8,7 @@
 # to one thread: each searcher, each Python table, has its own.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
-from .._rules cimport Geometry, mask_t
+from ..rules._rules cimport Geometry, mask_t
 from ._blockcheck cimport quixo_crc32
 from ._codec cimport DAMAGED_DATA, STORED, Model, decode_segment, position_kind, segment_bounds
 from ._orbit_index cimport OrbitIndex, orbit_index

@@ -73,7 +73,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from .._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
+from ..rules._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
                        popcount)
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from .._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from .. import _rules_twin
+from ..rules import _rules_twin
 from . import values
 
 

@@ -16,7 +16,7 @@ from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 import numpy as np
 
 from .._portable cimport quixo_prefetch_read
-from .._rules cimport (
+from ..rules._rules cimport (
     MAX_MOVES, Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
     popcount, status,
 )

@@ -7,10 +7,10 @@ or None for a pass, as in the twin.
 from libc.stdint cimport uint64_t
 
 from .._interrupt cimport interrupted
-from .._rules cimport MAX_MOVES, POLL_DEPTH, geometry_of, perft_in_parallel
+from ..rules._rules cimport MAX_MOVES, POLL_DEPTH, geometry_of, perft_in_parallel
 
 from ..errors import DepthError
-from ..geometry import check_size
+from ..rules.geometry import check_size
 from ._team_rules_twin import check_roles
 
 

@@ -17,7 +17,7 @@ facts whatever the depth.
 """
 from libc.stdint cimport uint64_t
 
-from .._rules cimport Geometry, near_line, popcount
+from ..rules._rules cimport Geometry, near_line, popcount
 from .._interrupt cimport stop_watching, watch_interrupts
 from ..search._heuristic cimport evaluate
 from ..search._node cimport Node, node_finish, node_start, node_take

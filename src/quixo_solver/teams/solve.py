@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import geometry
+from ..rules import geometry
 from ..errors import QuixoError
-from ..notation import square_name
+from ..rules.notation import square_name
 from ..search import BaseSolver, SearchResult, preference, seen_by_mover
 from ..search.base import SearchKernel
 from ..tablebase import MissingTableError, values

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .errors import DepthError
+from ..errors import DepthError
 from .geometry import check_masks, check_size, check_symmetry
 
 G = TypeVar("G")   # a grid of cells, as each twin keeps it

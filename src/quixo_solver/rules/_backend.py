@@ -34,7 +34,7 @@ else:
         from . import _rules as rules
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ImportError(
-            "the compiled quixo_solver._rules is missing; reinstall the package with a C "
+            "the compiled quixo_solver.rules._rules is missing; reinstall the package with a C "
             "compiler, or set QUIXO_PURE_PYTHON=1 to use the (slow) pure-Python rules"
         ) from error
 
