@@ -1,11 +1,11 @@
-"""The engine on a clock: how long it thinks (quixo_solver.time_allocation) and the solvers'
+"""The engine on a clock: how long it thinks (quixo_solver.search.time_allocation) and the solvers'
 `clock=` / `increment=` (a proven result or a forced move at once, never a loss on time)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from quixo_solver import Board, LimitError, Solver
-from quixo_solver import time_allocation as ta
+from quixo_solver.search import time_allocation as ta
 from quixo_solver.clock import TimeControl
 from quixo_solver.match import EngineSetting, MatchSettings, build_solver, play_game
 from quixo_solver.teams import TeamBoard

@@ -7,7 +7,7 @@ numbers are seconds), `10+0.1`. A `GameClock` keeps every player's remaining tim
 game, charges each move its time, flags a player whose time runs out, and keeps the clocks
 before every move so that taking moves back restores them.
 
-How long the engine thinks under a clock is another matter: see `time_allocation`.
+How long the engine thinks under a clock is another matter: see `search/time_allocation.py`.
 """
 from __future__ import annotations
 

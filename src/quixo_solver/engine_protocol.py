@@ -24,9 +24,9 @@ How the protocol's choices are made here:
 - The board of `position ... moves ...` is the start position with the moves pushed on it, so
   the search sees the game's history (a position that repeats an earlier one is a draw).
 - `go` with the mover's clock (`xtime`, or `x1time` .. in the four-player game) plays on that
-  clock: the solver decides how long to think (time_allocation). `movetime` is the time per
-  move, capped at 9/10 of the mover's clock when one is given too. `depth` and `nodes` bound
-  any search. `infinite`, or a `go` with no limit at all, searches until `stop` (or until the
+  clock: the solver decides how long to think (search/time_allocation.py). `movetime` is the
+  time per move, capped at 9/10 of the mover's clock when one is given too. `depth` and `nodes`
+  bound any search. `infinite`, or a `go` with no limit at all, searches until `stop` (or until the
   position is proven; `infinite` then still waits for `stop` before its `bestmove`, as UCI
   asks). A clock that has run out is taken as 1 ms: the engine still answers at once.
 - `info` lines come after every completed iteration of the search, one for a table's answer

@@ -26,7 +26,7 @@ from ..rules.baseboard import BaseBoard, check_board
 from ..errors import DepthError, LimitError, QuixoError
 from ..limits import check_seconds, check_table_mib, whole_number
 from ..tablebase import MissingTableError
-from ..time_allocation import TimeManager, check_clock
+from .time_allocation import TimeManager, check_clock
 from . import _search
 from .result import SearchResult, preference, seen_by_mover
 from .weights import RULEBOOK, WeightSet, Weights, weight_set
