@@ -99,7 +99,7 @@ class FakeTime:
 
 def play_with_clock(clock_text, typed, size=5):
     from quixo_solver import Board, Solver
-    from quixo_solver.clock import TimeControl
+    from quixo_solver.tournament.clock import TimeControl
     from quixo_solver.play import run
 
     now = FakeTime()

@@ -1,4 +1,4 @@
-"""Judging moves by the tables (quixo_solver.judge, `quixo judge`): a perfect engine makes no
+"""Judging moves by the tables (quixo_solver.tournament.judge, `quixo judge`): a perfect engine makes no
 error; a random mover's errors, perfect moves, plies lost and counts by blanks are exactly what
 an independent count finds (the tables' pure-Python oracle on 3x3: its own rules and
 retrograde rounds); recorded games of `quixo match` and of SPEC moves; the JSON fields and the
@@ -13,9 +13,9 @@ import pytest
 from quixo_solver import Board, Tablebase
 from quixo_solver.rules import _rules_twin
 from quixo_solver.cli import main
-from quixo_solver.judge import (JudgeError, engine_setting, go_limits, judge_games,
-                                judge_move, judge_positions, read_games, read_positions)
-from quixo_solver.match import EngineSetting, MatchSettings, run_match
+from quixo_solver.tournament.judge import (JudgeError, engine_setting, go_limits, judge_games,
+                                           judge_move, judge_positions, read_games, read_positions)
+from quixo_solver.tournament.match import EngineSetting, MatchSettings, run_match
 from quixo_solver.tablebase import values
 from quixo_solver.tablebase._retro_twin import solve_classes
 

@@ -11,12 +11,12 @@ import time
 import pytest
 
 from quixo_solver.cli import main
-from quixo_solver.clock import GameClock, TimeControl
-from quixo_solver.engine_process import EngineFailure, EngineProcess
+from quixo_solver.tournament.clock import GameClock, TimeControl
+from quixo_solver.tournament.engine_process import EngineFailure, EngineProcess
 from quixo_solver.errors import MatchError
-from quixo_solver.match import (TIME_MARGIN, EngineSetting, MatchSettings, go_command,
-                                position_command, run_match)
-from quixo_solver.match_stats import Sprt
+from quixo_solver.tournament.match import (TIME_MARGIN, EngineSetting, MatchSettings, go_command,
+                                           position_command, run_match)
+from quixo_solver.tournament.match_stats import Sprt
 
 QUIXO_ENGINE = shlex.join([sys.executable, "-m", "quixo_solver", "engine", "--no-tablebase",
                            "--hash", "4"])

@@ -18,7 +18,7 @@ from solverkit.version import __version__
 
 from . import answers, limits, play
 from . import tablebase as tb
-from .clock import TimeControl
+from .tournament.clock import TimeControl
 from .rules._perft import perft, perft_divide
 from .rules.baseboard import BaseBoard
 from .errors import QuixoError
@@ -145,7 +145,7 @@ def command_play(args: argparse.Namespace) -> None:
 
 
 def command_match(args: argparse.Namespace) -> None:
-    from . import match
+    from .tournament import match
 
     openings = (() if args.openings is None else tuple(
         text for _, text in match.read_positions(Path(args.openings).expanduser())))
@@ -206,7 +206,7 @@ def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> 
 
 
 def command_judge(args: argparse.Namespace) -> None:
-    from . import judge
+    from .tournament import judge
 
     directory = _directory(args)
     extra: dict[str, Any]
@@ -540,7 +540,7 @@ def _blank_list(text: str) -> list[int]:
 
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
-    from .match import EngineSetting
+    from .tournament.match import EngineSetting
 
     return EngineSetting.parse(text)
 
@@ -576,7 +576,7 @@ _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
 def _sprt_setting(text: str) -> Any:
     """An argparse type: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`."""
-    from .match_stats import Sprt
+    from .tournament.match_stats import Sprt
 
     return Sprt.parse(text)
 

@@ -5,7 +5,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from .rules.baseboard import OTHER_TEAM, BaseBoard
-from .clock import GameClock, TimeControl
+from .tournament.clock import GameClock, TimeControl
 from .errors import QuixoError
 from .variants import variant_of
 

@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 
 from solverkit.messages import clip
 
-from .errors import ClockError
+from ..errors import ClockError
 
 
 MAX_TOTAL = 24 * 3600.0        # a day per player: far beyond any game, small enough to show

@@ -70,18 +70,18 @@ from solverkit.messages import clip, cut_path
 from solverkit.progress import Progress
 
 from . import match_stats
-from .rules import geometry
-from .rules.baseboard import BaseBoard
-from .rules.board import Board
+from ..rules import geometry
+from ..rules.baseboard import BaseBoard
+from ..rules.board import Board
 from .clock import GameClock, TimeControl
 from .engine_process import EngineFailure, EngineProcess, describe_command
-from .errors import ClockError, MatchError, QuixoError
-from .limits import check_seconds, check_table_mib
+from ..errors import ClockError, MatchError, QuixoError
+from ..limits import check_seconds, check_table_mib
 from .match_stats import Sprt
-from .search import DEPTH_LIMIT
-from .search.weights import weight_set
-from .tablebase import ProbeResult, Tablebase
-from .variants import Variant, VariantError, find_variant, parse_board
+from ..search import DEPTH_LIMIT
+from ..search.weights import weight_set
+from ..tablebase import ProbeResult, Tablebase
+from ..variants import Variant, VariantError, find_variant, parse_board
 
 ENGINES = ("A", "B")
 REASONS = match_stats.REASONS     # line, time, repetition, move limit, crash, illegal move,
