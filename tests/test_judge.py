@@ -15,7 +15,8 @@ from quixo_solver.rules import _rules_twin
 from quixo_solver.cli import main
 from quixo_solver.tournament.judge import (JudgeError, engine_setting, go_limits, judge_games,
                                            judge_move, judge_positions, read_games, read_positions)
-from quixo_solver.tournament.match import EngineSetting, MatchSettings, run_match
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.tablebase import values
 from quixo_solver.tablebase._retro_twin import solve_classes
 

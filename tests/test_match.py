@@ -1,5 +1,5 @@
-"""Engine matches (quixo_solver.tournament.match): settings, openings, the draw rules, clocks and losses
-on time, the records file (resume, settings check) and workers that do not change a game."""
+"""Engine matches (quixo_solver.tournament): settings, openings, the draw rules, clocks and losses on
+time, the records file (resume, settings check) and workers that do not change a game."""
 import json
 import random
 import re
@@ -12,8 +12,11 @@ from quixo_solver import Board, SearchResult, Tablebase
 from quixo_solver.variants import parse_board
 from quixo_solver.tournament.clock import TimeControl
 from quixo_solver.errors import ClockError, MatchError
-from quixo_solver.tournament.match import (EngineSetting, MatchSettings, opening, play_game,
-                                           read_records, run_match, start_board, summary_path)
+from quixo_solver.tournament.game import opening, play_game, start_board
+from quixo_solver.tournament.records import read_records
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
+from quixo_solver.tournament.summary import summary_path
 from quixo_solver.teams import TeamBoard
 
 DEPTH_2 = EngineSetting(depth=2, hash=4, tables=False)
@@ -330,7 +333,7 @@ def test_the_summary_goes_next_to_the_records():
 
 
 def build(setting, settings):
-    from quixo_solver.tournament.match import build_solver
+    from quixo_solver.tournament.players import build_solver
     return build_solver(setting, settings, None)
 
 

@@ -14,8 +14,9 @@ from quixo_solver.cli import main
 from quixo_solver.tournament.clock import GameClock, TimeControl
 from quixo_solver.tournament.engine_process import EngineFailure, EngineProcess
 from quixo_solver.errors import MatchError
-from quixo_solver.tournament.match import (TIME_MARGIN, EngineSetting, MatchSettings, go_command,
-                                           position_command, run_match)
+from quixo_solver.tournament.external_engine import TIME_MARGIN, go_command, position_command
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.tournament.match_stats import Sprt
 
 QUIXO_ENGINE = shlex.join([sys.executable, "-m", "quixo_solver", "engine", "--no-tablebase",

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -145,17 +144,19 @@ def command_play(args: argparse.Namespace) -> None:
 
 
 def command_match(args: argparse.Namespace) -> None:
-    from .tournament import match
+    from .tournament.run import run_match
+    from .tournament.settings import MatchSettings, read_positions
+    from .tournament.summary import summary, summary_lines, summary_path, write_summary
 
     openings = (() if args.openings is None else tuple(
-        text for _, text in match.read_positions(Path(args.openings).expanduser())))
-    settings = match.MatchSettings(args.engine_a, args.engine_b, size=args.size,
-                                   players=args.players, seed=args.seed,
-                                   opening_plies=args.opening_plies, max_plies=args.max_plies,
-                                   adjudicate=args.adjudicate, openings=openings)
+        text for _, text in read_positions(Path(args.openings).expanduser())))
+    settings = MatchSettings(args.engine_a, args.engine_b, size=args.size,
+                             players=args.players, seed=args.seed,
+                             opening_plies=args.opening_plies, max_plies=args.max_plies,
+                             adjudicate=args.adjudicate, openings=openings)
     records = Path(args.records).expanduser()
     summary_file = (Path(args.summary).expanduser() if args.summary
-                    else match.summary_path(records))
+                    else summary_path(records))
     if summary_file.resolve() == records.resolve():
         raise QuixoError(f"the summary would overwrite the records file {records}: give "
                          "--summary another name")
@@ -165,44 +166,12 @@ def command_match(args: argparse.Namespace) -> None:
         # once here, before the workers start: each of them opens the finished tables
         _ensure_small_board_tables(args.size, directory, args)
     jobs = args.jobs or limits.check_threads(0)
-    run = match.run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
-                          stop_after=args.stop_after, sprt=args.sprt)
-    payload = match.summary(run, settings, args.pairs, jobs, records)
+    run = run_match(settings, args.pairs, records, jobs=jobs, tables=directory,
+                    stop_after=args.stop_after, sprt=args.sprt)
+    payload = summary(run, settings, args.pairs, jobs, records)
     payload["summary"] = str(summary_file)
-    match.write_summary(summary_file, payload)
-    _emit(args, payload, _match_lines(payload, records, summary_file))
-
-
-def _match_lines(payload: dict[str, Any], records: Path, summary_file: Path) -> list[str]:
-    engines = payload["engines"]
-    lines = [f"engine A: {engines['A']['setting']}", f"engine B: {engines['B']['setting']}",
-             f"{payload['size']}x{payload['size']}, {payload['players']} players, "
-             f"{payload['pairs']} game pairs ({payload['games']} games) from openings of "
-             f"{payload['opening_plies']} random plies, seed {payload['seed']}, "
-             f"ply limit {payload['max_plies']}"]
-    if payload["score"] is not None:
-        low, high = payload["score_interval_95"]
-        lines.append(f"A: +{payload['wins']} ={payload['draws']} -{payload['losses']}, "
-                     f"score {payload['score']:.4f} (95%: {low:.4f} .. {high:.4f})")
-    if payload["elo"] is not None:
-        lines.append(f"Elo difference (A - B): {payload['elo']:+.1f} +- "
-                     f"{payload['elo_error_95']:.1f} (95%, game-pair variance)")
-    if payload["note"]:
-        lines.append(payload["note"])
-    reasons = ", ".join(f"{reason} {count}" for reason, count in payload["reasons"].items())
-    on_time = payload["losses_on_time"]
-    lines.append(f"games ended by: {reasons}; lost on time: A {on_time['A']}, B {on_time['B']}")
-    for engine, forfeits in payload["forfeits"].items():
-        if forfeits["crash"] or forfeits["illegal move"]:
-            lines.append(f"engine {engine} forfeited: crash {forfeits['crash']}, illegal move "
-                         f"{forfeits['illegal move']}, time {forfeits['time']}")
-    lines += _fastchess_lines(payload)
-    rate = payload["games_per_minute"]
-    lines.append(f"played {payload['games_played_now']} games now in "
-                 f"{payload['seconds_now'] / 60:.1f} min"
-                 + ("" if rate is None else f" ({rate:.1f} a minute)")
-                 + f"; records in {records}, summary in {summary_file}")
-    return lines
+    write_summary(summary_file, payload)
+    _emit(args, payload, summary_lines(payload, records, summary_file))
 
 
 def command_judge(args: argparse.Namespace) -> None:
@@ -239,42 +208,6 @@ def command_engine(args: argparse.Namespace) -> None:
     if isinstance(sys.stdin, io.TextIOWrapper):   # bytes that are not UTF-8: an unknown
         sys.stdin.reconfigure(errors="replace")   # command, not a crash
     engine_protocol.run(sys.stdin, sys.stdout, tablebase, hash_mib, weight_set(args.weights))
-
-
-def _fastchess_lines(payload: dict[str, Any]) -> list[str]:
-    """The match's report in fastchess's layout (its "Results of ..." block), for the games
-    of complete pairs."""
-    games, pairs = payload["games"], payload["pairs"]
-    if not pairs:
-        return []
-    kinds = payload["pair_kinds"]
-    engines = payload["engines"]
-    points = payload["wins"] + payload["draws"] / 2
-    losing_pairs = kinds["LD"] + kinds["LL"]
-    pairs_ratio = ((kinds["WW"] + kinds["WD"]) / losing_pairs if losing_pairs else math.inf)
-    wl_dd = payload["wl_dd_ratio"]
-    elo = ("inf" if payload["elo"] is None else
-           f"{payload['elo']:.2f} +/- {payload['elo_error_95']:.2f}")
-    nelo = ("n/a" if payload["nelo"] is None else
-            f"{payload['nelo']:.2f} +/- {payload['nelo_error_95']:.2f}")
-    lines = ["-" * 50,
-             f"Results of A vs B ({engines['A']['setting']} - {engines['B']['setting']}):",
-             f"Elo: {elo}, nElo: {nelo}",
-             f"LOS: {payload['los'] * 100:.2f} %, DrawRatio: {payload['draw_ratio'] * 100:.2f} "
-             f"%, PairsRatio: {pairs_ratio:.2f}",
-             f"Games: {games}, Wins: {payload['wins']}, Losses: {payload['losses']}, Draws: "
-             f"{payload['draws']}, Points: {points:.1f} ({points / games * 100:.2f} %)",
-             "Ptnml(0-2): [" + ", ".join(str(n) for n in payload["pentanomial"]) + "], "
-             f"WL/DD Ratio: {'inf' if wl_dd is None else format(wl_dd, '.2f')}"]
-    sprt = payload.get("sprt")
-    if sprt is not None:
-        lines.append(f"LLR: {sprt['llr']:.2f} ({sprt['fraction'] * 100:.1f}%) "
-                     f"({sprt['lower_bound']:.2f}, {sprt['upper_bound']:.2f}) "
-                     f"[{sprt['elo0']:.2f}, {sprt['elo1']:.2f}]")
-        if sprt["result"] != "continue":
-            lines.append(f"SPRT ({sprt['model']}): {sprt['result']}")
-    lines.append("-" * 50)
-    return lines
 
 
 def command_tablebase_build(args: argparse.Namespace) -> None:
@@ -540,7 +473,7 @@ def _blank_list(text: str) -> list[int]:
 
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
-    from .tournament.match import EngineSetting
+    from .tournament.settings import EngineSetting
 
     return EngineSetting.parse(text)
 
