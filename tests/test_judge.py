@@ -12,7 +12,7 @@ import pytest
 
 from quixo_solver import Board, Tablebase
 from quixo_solver.rules import _rules_twin
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tournament.judge import (JudgeError, engine_setting, go_limits, judge_games,
                                            judge_move, judge_positions, read_games, read_positions)
 from quixo_solver.tournament.run import run_match

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tournament.clock import GameClock, TimeControl
 from quixo_solver.tournament.engine_process import EngineFailure, EngineProcess
 from quixo_solver.errors import MatchError
@@ -24,7 +24,7 @@ QUIXO_ENGINE = shlex.join([sys.executable, "-m", "quixo_solver", "engine", "--no
 
 FAKE_ENGINE = '''
 import sys, time
-from quixo_solver.engine_protocol import parse_position
+from quixo_solver.frontends.engine_protocol import parse_position
 
 behaviour, after = sys.argv[1], int(sys.argv[2])
 if behaviour == "die-at-start":

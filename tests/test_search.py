@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, DepthError, LimitError, PositionError, QuixoError
-from quixo_solver.cli import main
-from quixo_solver.play import run
+from quixo_solver.frontends.cli import main
+from quixo_solver.frontends.play import run
 from quixo_solver.search import Solver
 from quixo_solver.tablebase import Tablebase
 

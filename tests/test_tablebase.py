@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, __version__
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import _index, _verify
 from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
 from quixo_solver.tablebase import (

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from quixo_solver.cli import main
-from quixo_solver.play import run
+from quixo_solver.frontends.cli import main
+from quixo_solver.frontends.play import run
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams.solve import TeamSolver, table_value
 

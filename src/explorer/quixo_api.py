@@ -17,7 +17,7 @@ import json
 from collections import OrderedDict
 from typing import Any, Callable
 
-from quixo_solver import answers
+from quixo_solver.frontends import answers
 from quixo_solver.rules.baseboard import BaseBoard
 from quixo_solver.rules.board import Board
 from quixo_solver.search import BaseSolver, SearchResult

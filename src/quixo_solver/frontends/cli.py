@@ -15,21 +15,22 @@ from solverkit.commandline import (CommandFailed, OneLineParser, number, parse_d
                                    run_command, whole_number_argument)
 from solverkit.version import __version__
 
-from . import answers, limits, play
-from . import tablebase as tb
-from .tournament.clock import TimeControl
-from .rules._perft import perft, perft_divide
-from .rules.baseboard import BaseBoard
-from .errors import QuixoError
-from .search import DEPTH_LIMIT
-from .search.weights import weight_set
-from .tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
-from .tablebase.files import VERSION as TABLE_FORMAT
-from .tablebase.verify import MAX_SAMPLE
-from .variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
+from . import answers, play
+from .. import limits
+from .. import tablebase as tb
+from ..tournament.clock import TimeControl
+from ..rules._perft import perft, perft_divide
+from ..rules.baseboard import BaseBoard
+from ..errors import QuixoError
+from ..search import DEPTH_LIMIT
+from ..search.weights import weight_set
+from ..tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
+from ..tablebase.files import VERSION as TABLE_FORMAT
+from ..tablebase.verify import MAX_SAMPLE
+from ..variants import PLAYER_COUNTS, find_variant, parse_board, variant_of
 
 if TYPE_CHECKING:
-    from .search import BaseSolver
+    from ..search import BaseSolver
 
 SMALL_BOARDS = (3, 4)   # boards whose whole solution builds in seconds when first asked for
 DEFAULT_SOLVE_SECONDS = answers.DEFAULT_SOLVE_SECONDS
@@ -144,9 +145,9 @@ def command_play(args: argparse.Namespace) -> None:
 
 
 def command_match(args: argparse.Namespace) -> None:
-    from .tournament.run import run_match
-    from .tournament.settings import MatchSettings, read_positions
-    from .tournament.summary import summary, summary_lines, summary_path, write_summary
+    from ..tournament.run import run_match
+    from ..tournament.settings import MatchSettings, read_positions
+    from ..tournament.summary import summary, summary_lines, summary_path, write_summary
 
     openings = (() if args.openings is None else tuple(
         text for _, text in read_positions(Path(args.openings).expanduser())))
@@ -175,7 +176,7 @@ def command_match(args: argparse.Namespace) -> None:
 
 
 def command_judge(args: argparse.Namespace) -> None:
-    from .tournament import judge
+    from ..tournament import judge
 
     directory = _directory(args)
     extra: dict[str, Any]
@@ -254,7 +255,7 @@ def command_tablebase_compress(args: argparse.Namespace) -> None:
 
 def _cluster_client(args: argparse.Namespace) -> Any:
     """The Dask client of --workers (a local cluster) or --scheduler, or None."""
-    from .tablebase import cluster
+    from ..tablebase import cluster
 
     if args.workers is None and args.scheduler is None:
         return None
@@ -268,7 +269,7 @@ def _cluster_client(args: argparse.Namespace) -> Any:
 
 
 def command_tablebase_plan(args: argparse.Namespace) -> None:
-    from .tablebase import forecast
+    from ..tablebase import forecast
 
     units = tb.units(args.size, args.max_blanks)
     calibration = None
@@ -370,7 +371,7 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
 def command_tablebase_manifest(args: argparse.Namespace) -> None:
     from solverkit.progress import ByteProgress
 
-    from .tablebase import manifest
+    from ..tablebase import manifest
 
     directory = _directory(args)
     started = time.perf_counter()
@@ -390,7 +391,7 @@ def command_tablebase_manifest(args: argparse.Namespace) -> None:
 
 
 def command_tablebase_download(args: argparse.Namespace) -> None:
-    from .tablebase import download
+    from ..tablebase import download
 
     settings = download.DownloadSettings(jobs=args.jobs, timeout=args.timeout)
     report = download.download(args.base, _directory(args), args.size, args.max_blanks,
@@ -404,7 +405,7 @@ def command_tablebase_download(args: argparse.Namespace) -> None:
 
 
 def command_tablebase_sample(args: argparse.Namespace) -> None:
-    from .tablebase import sample
+    from ..tablebase import sample
 
     with tb.Tablebase(_directory(args)) as tablebase:
         drawn = sample.draw(tablebase, args.size, args.count, args.blanks, args.seed)
@@ -473,7 +474,7 @@ def _blank_list(text: str) -> list[int]:
 
 def _engine_setting(text: str) -> Any:
     """An argparse type: a match's engine setting such as time=1,hash=16."""
-    from .tournament.settings import EngineSetting
+    from ..tournament.settings import EngineSetting
 
     return EngineSetting.parse(text)
 
@@ -509,7 +510,7 @@ _engine = parsed("an engine setting such as time=1,hash=16", _engine_setting)
 
 def _sprt_setting(text: str) -> Any:
     """An argparse type: `--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05`."""
-    from .tournament.match_stats import Sprt
+    from ..tournament.match_stats import Sprt
 
     return Sprt.parse(text)
 

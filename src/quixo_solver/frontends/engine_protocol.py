@@ -57,14 +57,14 @@ from typing import Any, Callable, Iterable, TextIO
 from solverkit.commandline import error_line
 from solverkit.messages import cut
 
-from . import __version__
-from .rules.baseboard import BaseBoard
-from .errors import QuixoError
-from .limits import available_memory, check_table_mib
-from .search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
-from .search.weights import WeightSet
-from .tablebase import Tablebase
-from .variants import VARIANTS, Variant, find_variant, parse_board, variant_of
+from solverkit.version import __version__
+from ..rules.baseboard import BaseBoard
+from ..errors import QuixoError
+from ..limits import available_memory, check_table_mib
+from ..search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
+from ..search.weights import WeightSet
+from ..tablebase import Tablebase
+from ..variants import VARIANTS, Variant, find_variant, parse_board, variant_of
 
 ENGINE_NAME = f"quixo-solver {__version__}"
 ENGINE_AUTHOR = "the quixo-solver developers"
