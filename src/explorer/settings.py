@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from quixo_solver.errors import LimitError
-from quixo_solver.limits import check_seconds, check_table_mib
+from quixo_solver.limits import check_seconds, check_tt_mib as check_table_mib
 
 DEFAULT_SEARCH_SECONDS = 10.0    # as `quixo solve` and `quixo analyze` without --time/--depth
 MAX_SEARCH_SECONDS = 60.0

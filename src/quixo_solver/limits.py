@@ -93,7 +93,7 @@ if sys.platform == "win32":
         return int(status.ullAvailPhys)
 
 
-def check_table_mib(tt_mib: object, name: str = "tt_mib") -> float:
+def check_tt_mib(tt_mib: object, name: str = "tt_mib") -> float:
     """A transposition table size in MiB: positive, and no more than the memory available."""
     if isinstance(tt_mib, bool) or not isinstance(tt_mib, (int, float)):
         raise LimitError(f"{name} must be a number of MiB, not {clip(tt_mib)}")

@@ -60,7 +60,7 @@ from solverkit.messages import cut
 from solverkit.version import __version__
 from ..rules.baseboard import BaseBoard
 from ..errors import QuixoError
-from ..limits import available_memory, check_table_mib
+from ..limits import available_memory, check_tt_mib
 from ..search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
 from ..search.weights import WeightSet
 from ..tablebase import Tablebase
@@ -378,7 +378,7 @@ class EngineSession:
         if not MIN_HASH_MIB <= mib <= self.max_hash_mib:
             raise ProtocolError(f"{HASH_OPTION} must be {MIN_HASH_MIB} .. {self.max_hash_mib} "
                                 f"MiB, not {mib}")
-        check_table_mib(mib, HASH_OPTION)
+        check_tt_mib(mib, HASH_OPTION)
         if mib != self.hash_mib:
             self.hash_mib = mib
             self._solvers.clear()              # new tables, of the new size, when next used
@@ -541,5 +541,5 @@ def check_hash(mib: float) -> int:
     if not float(mib).is_integer() or not math.isfinite(mib) or mib < MIN_HASH_MIB:
         raise QuixoError(f"the engine's hash is a whole number of MiB from {MIN_HASH_MIB}, "
                          f"not {mib:g}")
-    check_table_mib(mib, "the hash")
+    check_tt_mib(mib, "the hash")
     return int(mib)

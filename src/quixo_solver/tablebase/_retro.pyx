@@ -85,7 +85,7 @@ from ._codec cimport DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind, position_kin
 from ._index cimport pdep
 from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
 from ._reader cimport SegmentCache, TableReader, decode_table_segment, read_code
-from ._table cimport CompressedTable
+from ._compressed_table cimport CompressedTable
 from ._orbit_index import orbit_class
 from .errors import CorruptTableError
 

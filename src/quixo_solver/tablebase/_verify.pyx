@@ -26,7 +26,7 @@ from ._index cimport pdep
 from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
 from ._codec cimport DAMAGED_DATA
 from ._reader cimport SegmentCache, TableReader, read_position
-from ._table cimport CompressedTable
+from ._compressed_table cimport CompressedTable
 from ._orbit_index import orbit_class
 
 cdef enum:

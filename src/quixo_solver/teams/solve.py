@@ -47,8 +47,8 @@ def table_value(board: TeamBoard) -> tuple[str, int | None]:
 
 
 class TeamSolver(BaseSolver[TeamBoard]):
-    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table); 3x3 from
-    its complete solution."""
+    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the transposition
+    table); 3x3 from its complete solution."""
 
     board_type = TeamBoard
 

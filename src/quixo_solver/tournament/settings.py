@@ -36,7 +36,7 @@ from solverkit.messages import clip, cut_path
 from . import match_stats
 from .clock import TimeControl
 from ..errors import ClockError, MatchError, QuixoError
-from ..limits import check_seconds, check_table_mib
+from ..limits import check_seconds, check_tt_mib
 from ..rules import geometry
 from ..search import DEPTH_LIMIT
 from ..search.weights import weight_set
@@ -215,7 +215,7 @@ def _value(key: str, text: str) -> Any:
             weight_set(text)          # read and checked now, not in a worker mid-match
             return text
         if key == "hash":
-            return check_table_mib(_number(text, "hash="), "hash=")
+            return check_tt_mib(_number(text, "hash="), "hash=")
         if text.lower() not in ("on", "off"):
             raise MatchError(f"{key}= must be on or off, not {clip(text)}")
         return text.lower() == "on"
