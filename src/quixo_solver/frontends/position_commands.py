@@ -15,15 +15,24 @@ from .. import limits
 from ..rules._perft import perft, perft_divide
 from ..variants import PLAYER_COUNTS, find_variant, parse_board
 
+PERFT_DESCRIPTION = """Count the move sequences of exactly DEPTH moves from POSITION, as chess
+perft does: a move that ends the game has no continuations, so a game that ends after fewer
+than DEPTH moves adds nothing (it counts only at its own depth). --divide splits the same count
+by first move."""
+
+SOLVE_DESCRIPTION = """Solve POSITION (default: the empty board of --size). On 3x3 and 4x4 the
+whole game's tables are built into the tablebase folder the first time. Alpha-beta searches
+first; when it proves nothing in half of --time, a proof-number search (df-pn) takes the other
+half."""
+
+ANALYZE_DESCRIPTION = """Every legal move of POSITION with its value for the player to move,
+best first; --time is shared by the moves."""
+
 
 def add_perft(commands: arguments.Commands) -> None:
     """`quixo perft POSITION DEPTH`: move sequences counted."""
     parser = commands.add_parser("perft", help="count move sequences from a position",
-                                 description="Count the move sequences of exactly DEPTH moves from "
-                                 "POSITION, as chess perft does: a move that ends the game has no "
-                                 "continuations, so a game that ends after fewer than DEPTH moves "
-                                 "adds nothing (it counts only at its own depth). --divide splits "
-                                 "the same count by first move.")
+                                 description=PERFT_DESCRIPTION)
     parser.add_argument("position", metavar="POSITION",
                         help="position in SPEC notation, e.g. '...../...../...../...../..... X', "
                         "or a four-player one such as 'Xx..o/...../...../...../..... O1'")
@@ -60,11 +69,7 @@ def command_perft(args: argparse.Namespace) -> None:
 def add_solve(commands: arguments.Commands) -> None:
     """`quixo solve [POSITION]`: the value, plies and best move."""
     parser = commands.add_parser("solve", help="value, plies and best move of a position",
-                                 description="Solve POSITION (default: the empty board of --size). "
-                                 "On 3x3 and 4x4 the whole game's tables are built into the "
-                                 "tablebase folder the first time. Alpha-beta searches first; when "
-                                 "it proves nothing in half of --time, a proof-number search "
-                                 "(df-pn) takes the other half.")
+                                 description=SOLVE_DESCRIPTION)
     parser.add_argument("position", metavar="POSITION", nargs="?")
     parser.add_argument("--size", type=arguments.board_size, default=5,
                         help="board size without POSITION")
@@ -92,8 +97,7 @@ def command_solve(args: argparse.Namespace) -> None:
 def add_analyze(commands: arguments.Commands) -> None:
     """`quixo analyze POSITION`: every legal move with its value."""
     parser = commands.add_parser("analyze", help="every legal move with its value",
-                                 description="Every legal move of POSITION with its value for the "
-                                 "player to move, best first; --time is shared by the moves.")
+                                 description=ANALYZE_DESCRIPTION)
     parser.add_argument("position", metavar="POSITION")
     parser.add_argument("--time", type=arguments.seconds, default=None,
                         help="total search time in seconds")

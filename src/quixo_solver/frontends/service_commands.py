@@ -24,6 +24,10 @@ startpos [size N] [players 2|4] [moves ...] or position POSITION [moves ...], go
 program can play the engine this way; quixo match --engine-a 'cmd=quixo engine,time=0.1' does.
 A command it cannot read gets 'info string error REASON' and the engine reads on."""
 
+SERVE_DESCRIPTION = """Serve the explorer (pages for Quixo and Qwixx and the JSON API
+/api/v1/...) until Ctrl-C. Needs the web extra: pip install "quixo-solver[web]". The 3x3 and
+4x4 tables are built into --dir first when missing."""
+
 
 def add_engine(commands: arguments.Commands) -> None:
     """`quixo engine`: the engine protocol on stdin and stdout."""
@@ -50,11 +54,8 @@ def command_engine(args: argparse.Namespace) -> None:
 
 def add_serve(commands: arguments.Commands) -> None:
     """`quixo serve`: the explorer until Ctrl-C."""
-    parser = commands.add_parser(
-        "serve", help="the explorer: every move's value in the browser",
-        description="Serve the explorer (pages for Quixo and Qwixx and the JSON API "
-        "/api/v1/...) until Ctrl-C. Needs the web extra: pip install \"quixo-solver[web]\". "
-        "The 3x3 and 4x4 tables are built into --dir first when missing.")
+    parser = commands.add_parser("serve", help="the explorer: every move's value in the browser",
+                                 description=SERVE_DESCRIPTION)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; the server has no "
                         "authentication)")
