@@ -1,4 +1,5 @@
-"""Time controls and game clocks (quixo_solver.tournament.clock), on a clock the tests move by hand."""
+"""Time controls and game clocks (quixo_solver.tournament.clock), on a clock the tests move by
+hand."""
 import math
 
 import pytest

@@ -1,8 +1,8 @@
-"""Judging moves by the tables (quixo_solver.tournament.judge, `quixo judge`): a perfect engine makes no
-error; a random mover's errors, perfect moves, plies lost and counts by blanks are exactly what
-an independent count finds (the tables' pure-Python oracle on 3x3: its own rules and
-retrograde rounds); recorded games of `quixo match` and of SPEC moves; the JSON fields and the
-refusals of the command line."""
+"""Judging moves by the tables (quixo_solver.tournament.judge, `quixo judge`): a perfect engine
+makes no error; a random mover's errors, perfect moves, plies lost and counts by blanks are
+exactly what an independent count finds (the tables' pure-Python oracle on 3x3: its own rules
+and retrograde rounds); recorded games of `quixo match` and of SPEC moves; the JSON fields and
+the refusals of the command line."""
 import json
 import random
 import shlex

@@ -1,5 +1,6 @@
-"""Engine matches (quixo_solver.tournament): settings, openings, the draw rules, clocks and losses on
-time, the records file (resume, settings check) and workers that do not change a game."""
+"""Engine matches (quixo_solver.tournament): settings, openings, the draw rules, clocks and
+losses on time, the records file (resume, settings check) and workers that do not change a
+game."""
 import json
 import random
 import re

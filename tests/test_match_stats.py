@@ -1,5 +1,5 @@
-"""A match's statistics (quixo_solver.tournament.match_stats): W/D/L, the score and its interval from
-the game pairs' variance (pentanomial), the Elo difference and its error."""
+"""A match's statistics (quixo_solver.tournament.match_stats): W/D/L, the score and its interval
+from the game pairs' variance (pentanomial), the Elo difference and its error."""
 import math
 
 import pytest

@@ -21,9 +21,10 @@ draw is adjudicated on the third repetition of a position and at the ply limit, 
 --adjudicate any game once its position is in the tables. Running the same match with the same
 records file again resumes it. An engine setting is keys such as 'time=1' (seconds per move),
 'depth=6', 'nodes=100000', 'clock=10s+0.1s', 'hash=64' (MiB), 'tables=on|off', 'traps=on|off'
-(with tables: the best move that sets the opponent the most traps), separated by commas; 'cmd=PROGRAM ARGS' plays a program that speaks the
-engine protocol ('cmd=quixo engine,time=0.1'), which loses a game when it crashes, answers
-late or plays an illegal move. --sprt stops the match once a sequential test decides."""
+(with tables: the best move that sets the opponent the most traps), separated by commas;
+'cmd=PROGRAM ARGS' plays a program that speaks the engine protocol ('cmd=quixo
+engine,time=0.1'), which loses a game when it crashes, answers late or plays an illegal move.
+--sprt stops the match once a sequential test decides."""
 
 JUDGE_DESCRIPTION = """Judge moves by the tables: each move made from a position in the tables
 is an error if it drops the value (win to draw or loss, draw to loss) and perfect if it keeps
