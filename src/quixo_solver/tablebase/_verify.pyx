@@ -212,6 +212,8 @@ def verify_sample(int size, int mover_count, int opponent_count, CompressedTable
                          "class after a blank")
     if wanted.shape[0] and wanted[wanted.shape[0] - 1] >= own_class.entries:
         raise ValueError(f"an index beyond the {own_class.entries} entries of the class")
+    if wanted.shape[0] == 0:
+        return 0, 0, 0, []
     threads = max(threads, 1)
     cdef uint64_t segment = max(own_reader.segment_entries, same_reader.segment_entries,
                                 blank_reader.segment_entries if blank_reader != NULL else 1)
@@ -221,60 +223,81 @@ def verify_sample(int size, int mover_count, int opponent_count, CompressedTable
     cdef uint16_t[:, :, ::1] codes = codes_array
     cdef Py_ssize_t n = wanted.shape[0]
     cdef Py_ssize_t chunks = (n + SAMPLE_CHUNK - 1) // SAMPLE_CHUNK, chunk
-    cdef int64_t[::1] bad_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
-    cdef int64_t[::1] checked_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
-    cdef int64_t[::1] damaged_in_chunk = np.zeros(max(chunks, 1), dtype=np.int64)
-    cdef int64_t[::1] first_bad = np.full(max(chunks, 1), -1, dtype=np.int64)
+    cdef SampledClass sampled = SampledClass(
+        g, x, &arrangement_masks[0], &wanted[0], n, own_reader, same_reader, blank_reader,
+        segment, mover_count)
+    # one SampleTally (four int64) a chunk
+    tallies = np.zeros((max(chunks, 1), 4), dtype=np.int64)
+    tallies[:, 3] = -1
+    cdef int64_t[:, ::1] tally = tallies
     watch_interrupts()
     try:
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-            _sample_chunk(g, x, &arrangement_masks[0], &wanted[0], chunk * SAMPLE_CHUNK,
-                          min(n, (chunk + 1) * SAMPLE_CHUNK), own_reader, same_reader,
-                          blank_reader, &keys[threadid(), 0, 0], &codes[threadid(), 0, 0],
-                          segment, mover_count, &checked_in_chunk[chunk], &bad_in_chunk[chunk],
-                          &damaged_in_chunk[chunk], &first_bad[chunk])
+            _sample_chunk(&sampled, chunk, &keys[threadid(), 0, 0], &codes[threadid(), 0, 0],
+                          <SampleTally*>&tally[chunk, 0])
     finally:
         stop_watching()
-    firsts = np.asarray(first_bad)
-    return (int(np.asarray(checked_in_chunk).sum()), int(np.asarray(bad_in_chunk).sum()),
-            int(np.asarray(damaged_in_chunk).sum()),
+    firsts = tallies[:, 3]
+    return (int(tallies[:, 0].sum()), int(tallies[:, 1].sum()), int(tallies[:, 2].sum()),
             [int(i) for i in firsts[firsts >= 0][:report_limit]])
 
 
-cdef void _sample_chunk(const Geometry* g, const OrbitIndex* x, const uint32_t* masks,
-                        const uint64_t* wanted, Py_ssize_t start, Py_ssize_t stop,
-                        const TableReader* own, const TableReader* same,
-                        const TableReader* after_blank, uint64_t* keys, uint16_t* codes,
-                        uint64_t segment, int mover_count, int64_t* checked, int64_t* bad,
-                        int64_t* damaged, int64_t* first_bad) noexcept nogil:
-    """Sampled entries start .. stop - 1 of verify_sample, on the thread's caches (keys and
+cdef struct SampledClass:
+    # what every chunk of verify_sample reads: the class, its sampled indices and the three
+    # tables whose values decide them
+    const Geometry* g
+    const OrbitIndex* x
+    const uint32_t* masks
+    const uint64_t* wanted
+    Py_ssize_t count
+    const TableReader* own
+    const TableReader* same
+    const TableReader* after_blank
+    uint64_t segment
+    int mover_count
+
+
+cdef struct SampleTally:
+    # one chunk's counts: entries checked (holes are not), mismatches (damaged ones among
+    # them), entries whose value or a child's could not be read, the first mismatch (-1)
+    int64_t checked
+    int64_t bad
+    int64_t damaged
+    int64_t first_bad
+
+
+cdef void _sample_chunk(const SampledClass* c, Py_ssize_t chunk, uint64_t* keys,
+                        uint16_t* codes, SampleTally* tally) noexcept nogil:
+    """The sampled entries of one chunk of verify_sample, on the thread's caches (keys and
     codes: SAMPLE_CACHE_SLOTS slots of each of the three tables)."""
     cdef SegmentCache caches[3]
-    cdef int k, found, expected
+    cdef int found, expected
+    cdef Py_ssize_t k
     cdef uint64_t index, block
     cdef mask_t occupied, mover
     for k in range(3):
         caches[k] = SegmentCache(keys + k * SAMPLE_CACHE_SLOTS,
-                                 codes + k * SAMPLE_CACHE_SLOTS * segment, SAMPLE_CACHE_SLOTS)
-    for k in range(start, stop):
+                                 codes + k * SAMPLE_CACHE_SLOTS * c.segment, SAMPLE_CACHE_SLOTS)
+    for k in range(chunk * SAMPLE_CHUNK, min(c.count, (chunk + 1) * SAMPLE_CHUNK)):
         if interrupted():   # Ctrl-C: the caller raises KeyboardInterrupt
             return
-        index = wanted[k]
-        block = index // x.arrangements
-        occupied = x.block_sets[block]
-        mover = pdep(masks[index - block * x.arrangements], occupied)
-        if is_hole(x, block, mover):
+        index = c.wanted[k]
+        block = index // c.x.arrangements
+        occupied = c.x.block_sets[block]
+        mover = pdep(c.masks[index - block * c.x.arrangements], occupied)
+        if is_hole(c.x, block, mover):
             continue
-        checked[0] += 1
-        found = read_position(own, &caches[0], g, mover, occupied & ~mover)
-        expected = value_from_files(g, mover, occupied & ~mover, same, &caches[1], after_blank,
-                                    &caches[2], mover_count)
+        tally.checked += 1
+        found = read_position(c.own, &caches[0], c.g, mover, occupied & ~mover)
+        expected = value_from_files(c.g, mover, occupied & ~mover, c.same, &caches[1],
+                                    c.after_blank, &caches[2], c.mover_count)
         if found == DAMAGED_DATA or expected == DAMAGED_DATA:
-            damaged[0] += 1
-        if found == DAMAGED_DATA or expected == DAMAGED_DATA or found != expected:
-            bad[0] += 1
-            if first_bad[0] < 0:
-                first_bad[0] = <int64_t>index
+            tally.damaged += 1
+        elif found == expected:
+            continue
+        tally.bad += 1
+        if tally.first_bad < 0:
+            tally.first_bad = <int64_t>index
 
 
 def _check_length(Py_ssize_t length, OrbitClass orbits, str which):
