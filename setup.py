@@ -193,12 +193,12 @@ def extension(name: str) -> Extension:
 
 EXTENSIONS = [
     extension("quixo_solver._interrupt"),
-    extension("quixo_solver._rules"),
+    extension("quixo_solver.rules._rules"),
     extension("quixo_solver.tablebase._blockcheck"),
     extension("quixo_solver.tablebase._index"),
     extension("quixo_solver.tablebase._orbit_index"),
     extension("quixo_solver.tablebase._codec"),
-    extension("quixo_solver.tablebase._table"),
+    extension("quixo_solver.tablebase._compressed_table"),
     extension("quixo_solver.tablebase._retro"),
     extension("quixo_solver.tablebase._verify"),
     extension("quixo_solver.search._search_state"),

@@ -16,11 +16,11 @@ Engines (names for --only, comma-separated; default all):
   best-looking position, a win at once where there is one).
 
 The same as `quixo judge --positions FILE --engine SETTING --dir TABLES --json` for each
-engine's setting (recorded in the results), through the library (quixo_solver.judge) so that
-each engine's move in every position is kept: the results give each engine's SPEC object, a
-95% interval of its error rate (Wilson), its moves and errors position by position, and for
-every two engines the difference of their error rates on the same positions with a paired 95%
-interval. Each run adds its engines to the results file (default
+engine's setting (recorded in the results), through the library (quixo_solver.tournament.judge)
+so that each engine's move in every position is kept: the results give each engine's SPEC
+object, a 95% interval of its error rate (Wilson), its moves and errors position by position,
+and for every two engines the difference of their error rates on the same positions with a
+paired 95% interval. Each run adds its engines to the results file (default
 benchmarks/results/engine-accuracy-5x5-6-7-blanks.json), so the engines may be measured in
 several runs; the machine's cores and load are recorded with each engine.
 """
@@ -33,8 +33,8 @@ import time
 from itertools import combinations
 from pathlib import Path
 
-from quixo_solver.judge import judge_positions, open_tables, read_positions
-from quixo_solver.match_stats import Z95
+from quixo_solver.tournament.judge import judge_positions, open_tables, read_positions
+from quixo_solver.tournament.match_stats import Z95
 from solverkit.arrayfile import write_atomically
 
 import legacy_engine

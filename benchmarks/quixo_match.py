@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from quixo_solver.cli import main as quixo
+from quixo_solver.frontends.cli import main as quixo
 from solverkit.arrayfile import write_atomically
 
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -13,7 +13,7 @@ import statistics
 import time
 
 from qwixx_stats import Sheet
-from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_twin
 from qwixx_stats.tables.solitaire import ExpectedValues, solve_table, states_to_solve
 
 
@@ -40,7 +40,7 @@ def main():
                           ("greedy", 2)):
         strategies = parse_strategies(text, players)
         fast = simulate(strategies, args.games, 1, values=values)
-        slow = simulate_python(strategies, args.python_games, 1, values=values)
+        slow = simulate_twin(strategies, args.python_games, 1, values=values)
         fast_rate = fast.games / fast.seconds
         slow_rate = slow.games / slow.seconds
         means = ", ".join(f"{p['strategy']} {p['mean']:.2f}" for p in fast.summary()["players"])

@@ -59,8 +59,8 @@ def random_positions(classes: list[tuple[int, int]], count: int, seed: int) -> l
     """`count` distinct unfinished positions: a built class chosen uniformly, then a random
     arrangement of its cubes and a random player to move (classes with no unfinished
     position in 200 tries are left out)."""
-    from quixo_solver._backend import rules
-    from quixo_solver.notation import format_position
+    from quixo_solver.rules._backend import rules
+    from quixo_solver.rules.notation import format_position
 
     rng = random.Random(seed)
     found: dict[str, None] = {}

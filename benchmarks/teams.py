@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from quixo_solver.teams import TeamBoard, _solve, _team_rules, _twin
+from quixo_solver.teams import TeamBoard, _solve, _team_rules, _team_rules_twin
 from quixo_solver.teams.solve import TeamSolver, decode
 
 
@@ -39,7 +39,7 @@ def main():
 
     for size, depth in ((3, 4), (4, 3), (5, 2)):
         fast = [timed(_team_rules.perft, size, (0, 0, 0, 0), depth) for _ in range(args.repeat)]
-        slow = timed(_twin.perft, size, (0, 0, 0, 0), depth)
+        slow = timed(_team_rules_twin.perft, size, (0, 0, 0, 0), depth)
         fast_time = statistics.median(t for _, t in fast)
         assert fast[0][0] == slow[0]
         print(f"perft {size}x{size} depth {depth}: {slow[0]} nodes, Cython median "

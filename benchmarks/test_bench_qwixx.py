@@ -5,7 +5,7 @@
 import pytest
 
 from qwixx_stats import Dice, ExpectedValues, Sheet
-from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_twin
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +16,7 @@ def values(tmp_path_factory):
 @pytest.mark.parametrize("engine", ["cython", "python"])
 def test_simulate_100_games_four_players(benchmark, values, engine):
     strategies = parse_strategies("max-score,greedy,cautious:2,random", 4)
-    run = simulate if engine == "cython" else simulate_python
+    run = simulate if engine == "cython" else simulate_twin
     benchmark.group = "simulate 100 games"
     result = benchmark(run, strategies, 100, 1, values=values)
     assert result.games == 100

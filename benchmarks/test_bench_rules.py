@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from quixo_solver import _rules, _twin
+from quixo_solver.rules import _rules, _rules_twin
 
 
 def random_positions(size, count, seed=1):
@@ -25,7 +25,7 @@ def random_positions(size, count, seed=1):
 POSITIONS = random_positions(5, 200)
 
 
-@pytest.mark.parametrize("engine", [_rules, _twin], ids=["cython", "twin"])
+@pytest.mark.parametrize("engine", [_rules, _rules_twin], ids=["cython", "twin"])
 def test_move_generation_and_play(benchmark, engine):
     def generate_and_play():
         total = 0
@@ -37,7 +37,7 @@ def test_move_generation_and_play(benchmark, engine):
     benchmark(generate_and_play)
 
 
-@pytest.mark.parametrize("engine", [_rules, _twin], ids=["cython", "twin"])
+@pytest.mark.parametrize("engine", [_rules, _rules_twin], ids=["cython", "twin"])
 def test_perft_4x4_depth_3(benchmark, engine):
     assert benchmark(engine.perft, 4, 0, 0, 3) == 28312
 

@@ -37,8 +37,10 @@ import time
 from pathlib import Path
 
 from quixo_solver import Board
-from quixo_solver.match import EngineSetting, MatchSettings, run_match, summary
-from quixo_solver.match_stats import Z95
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
+from quixo_solver.tournament.summary import summary
+from quixo_solver.tournament.match_stats import Z95
 from quixo_solver.tablebase import Tablebase
 from solverkit.arrayfile import write_atomically
 

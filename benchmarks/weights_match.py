@@ -14,8 +14,10 @@ import argparse
 import json
 from collections import Counter
 
-from quixo_solver import Solver, match_stats
-from quixo_solver.match import EngineSetting, MatchSettings, play_game
+from quixo_solver import Solver
+from quixo_solver.tournament import match_stats
+from quixo_solver.tournament.game import play_game
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.search.weights import DEFAULTS, RULEBOOK, WeightSet
 
 

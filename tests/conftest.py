@@ -2,25 +2,25 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from quixo_solver import _rules, _twin
+from quixo_solver.rules import _rules, _rules_twin
 from quixo_solver.teams import _team_rules
-from quixo_solver.teams import _twin as _team_twin
+from quixo_solver.teams import _team_rules_twin
 
 settings.register_profile("default", deadline=None, max_examples=150)
 settings.load_profile("default")
 
-RULES = {"cython": (_rules, _team_rules), "twin": (_twin, _team_twin)}
+RULES = {"cython": (_rules, _team_rules), "twin": (_rules_twin, _team_rules_twin)}
 
 
 @pytest.fixture(params=sorted(RULES))
 def rules(request, monkeypatch):
     """Each test that takes ``rules`` runs twice: the Board and TeamBoard APIs (and so perft)
     on the compiled kernels, then on the pure-Python twins (as QUIXO_PURE_PYTHON=1 selects)."""
-    import quixo_solver.board
+    import quixo_solver.rules.board
     import quixo_solver.teams.board
 
     two_players, four_players = RULES[request.param]
-    monkeypatch.setattr(quixo_solver.board, "rules", two_players)
+    monkeypatch.setattr(quixo_solver.rules.board, "rules", two_players)
     monkeypatch.setattr(quixo_solver.teams.board, "rules", four_players)
     return two_players
 

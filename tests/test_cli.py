@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 
 EMPTY_4 = "..../..../..../.... X"
 
@@ -99,8 +99,8 @@ class FakeTime:
 
 def play_with_clock(clock_text, typed, size=5):
     from quixo_solver import Board, Solver
-    from quixo_solver.clock import TimeControl
-    from quixo_solver.play import run
+    from quixo_solver.tournament.clock import TimeControl
+    from quixo_solver.frontends.play import run
 
     now = FakeTime()
     answers = iter(typed)

@@ -1,9 +1,10 @@
-"""Time controls and game clocks (quixo_solver.clock), on a clock the tests move by hand."""
+"""Time controls and game clocks (quixo_solver.tournament.clock), on a clock the tests move by
+hand."""
 import math
 
 import pytest
 
-from quixo_solver.clock import GameClock, TimeControl, format_clock, parse_duration
+from quixo_solver.tournament.clock import GameClock, TimeControl, format_clock, parse_duration
 from quixo_solver.errors import ClockError
 
 

@@ -92,7 +92,7 @@ def test_a_unit_larger_than_every_worker_is_refused_with_the_numbers(tmp_path):
 
 def test_without_dask_the_cluster_options_name_the_extra(tmp_path):
     program = ("import sys; sys.modules['distributed'] = None\n"
-               "from quixo_solver.cli import main\n"
+               "from quixo_solver.frontends.cli import main\n"
                f"sys.exit(main(['tablebase', 'build', '--size', '3', '--dir', {str(tmp_path)!r},"
                " '--workers', '2']))")
     finished = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)

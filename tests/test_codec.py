@@ -101,7 +101,7 @@ def test_damaged_blocks_are_refused_or_decode_as_in_the_twin(block, data):
     damaged = bytes(damaged)
     try:
         expected = _codec_twin.decode_block(model, damaged, first_index, len(codes), segment)
-    except _codec_twin.DamagedSegment:
+    except _codec_twin.DamagedSegmentError:
         with pytest.raises(_codec.DamagedSegmentError):
             _codec.decode_codes(compiled(model), damaged, first_index, len(codes), segment)
     else:
@@ -147,7 +147,7 @@ def test_holes_and_terminal_positions_take_the_code_before_them():
     """Entries the file need not hold (holes, positions the rules decide: a line, or no
     move) are written as the code before them; the others as they are. (The values given
     are true values: a position the rules decide has its win or loss in 0.)"""
-    from quixo_solver import _twin
+    from quixo_solver.rules import _rules_twin
 
     orbits = orbit_class(4, 6, 5)        # symmetric blocks (holes) and many lines
     rng = np.random.default_rng(4)
@@ -155,7 +155,7 @@ def test_holes_and_terminal_positions_take_the_code_before_them():
     decided = {}
     for index in range(orbits.entries):
         mover, opponent, hole = orbits.position_at(index)
-        status = _twin.position_status(4, mover, opponent)
+        status = _rules_twin.position_status(4, mover, opponent)
         no_move = not (0b1111100110011111 & ~opponent)
         if not hole and (status or no_move):
             values[index] = 1 if status > 0 else 2

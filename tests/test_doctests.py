@@ -63,9 +63,9 @@ def sandbox(tmp_path, monkeypatch):
 
 
 def test_modules_are_found():
-    assert "quixo_solver.board" in MODULES and "solverkit.arrayfile" in MODULES
+    assert "quixo_solver.rules.board" in MODULES and "solverkit.arrayfile" in MODULES
     assert not any(name.endswith("__main__") or name.endswith("._rules") for name in MODULES)
-    assert {"quixo_solver", "quixo_solver.board", "quixo_solver.teams.board",
+    assert {"quixo_solver", "quixo_solver.rules.board", "quixo_solver.teams.board",
             "quixo_solver.tablebase.probe"} <= set(MODULES_WITH_EXAMPLES)
 
 

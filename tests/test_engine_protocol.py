@@ -1,7 +1,7 @@
-"""`quixo engine` (quixo_solver.engine_protocol): the SPEC's engine protocol, in process
-(EngineSession with its search thread) and as a program on pipes: scripted conversations, the
-answers' shapes, the game's history, clocks, `stop` during `go infinite`, `quit`, and one
-`info string error` line for every command the engine cannot read."""
+"""`quixo engine` (quixo_solver.frontends.engine_protocol): the SPEC's engine protocol, in
+process (EngineSession with its search thread) and as a program on pipes: scripted
+conversations, the answers' shapes, the game's history, clocks, `stop` during `go infinite`,
+`quit`, and one `info string error` line for every command the engine cannot read."""
 import queue
 import random
 import re
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from quixo_solver import Board, Solver, Tablebase
-from quixo_solver.engine_protocol import (EngineSession, GoRequest, ProtocolError, parse_go,
-                                          parse_position)
+from quixo_solver.frontends.engine_protocol import (EngineSession, GoRequest, ProtocolError,
+                                                    parse_go, parse_position)
 from quixo_solver.search import DEPTH_LIMIT
 from quixo_solver.tablebase.traps import trap_move
 from quixo_solver.teams import TeamBoard

@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 
 from .explorer_server import Client, require, running_server
 

@@ -10,7 +10,7 @@ import urllib.parse
 import pytest
 
 from quixo_solver import Board
-from quixo_solver._backend import rules
+from quixo_solver.rules._backend import rules
 from quixo_solver.tablebase import Tablebase
 
 from .explorer_browser import (PHONE_WIDTH, page_errors, phone_screen,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import files
 
 from .explorer_server import Client, require, running_server
@@ -216,7 +216,7 @@ def test_loopback_is_the_default_and_any_other_host_is_warned_about(capsys):
 
 
 def _serve_parser():
-    from quixo_solver.cli import build_parser
+    from quixo_solver.frontends.cli import build_parser
 
     commands = [action for action in build_parser()._actions
                 if hasattr(action, "choices") and isinstance(action.choices, dict)][0]

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import manifest
 
 from .explorer_server import Client, require, running_server

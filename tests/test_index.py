@@ -53,7 +53,7 @@ import pytest  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from quixo_solver.errors import PositionError  # noqa: E402
-from quixo_solver.geometry import symmetry_permutations  # noqa: E402
+from quixo_solver.rules.geometry import symmetry_permutations  # noqa: E402
 from quixo_solver.tablebase import _orbit_index  # noqa: E402
 
 

@@ -1,8 +1,8 @@
-"""Judging moves by the tables (quixo_solver.judge, `quixo judge`): a perfect engine makes no
-error; a random mover's errors, perfect moves, plies lost and counts by blanks are exactly what
-an independent count finds (the tables' pure-Python oracle on 3x3: its own rules and
-retrograde rounds); recorded games of `quixo match` and of SPEC moves; the JSON fields and the
-refusals of the command line."""
+"""Judging moves by the tables (quixo_solver.tournament.judge, `quixo judge`): a perfect engine
+makes no error; a random mover's errors, perfect moves, plies lost and counts by blanks are
+exactly what an independent count finds (the tables' pure-Python oracle on 3x3: its own rules
+and retrograde rounds); recorded games of `quixo match` and of SPEC moves; the JSON fields and
+the refusals of the command line."""
 import json
 import random
 import shlex
@@ -10,13 +10,15 @@ import sys
 
 import pytest
 
-from quixo_solver import Board, Tablebase, _twin
-from quixo_solver.cli import main
-from quixo_solver.judge import (JudgeError, engine_setting, go_limits, judge_games,
-                                judge_move, judge_positions, read_games, read_positions)
-from quixo_solver.match import EngineSetting, MatchSettings, run_match
+from quixo_solver import Board, Tablebase
+from quixo_solver.rules import _rules_twin
+from quixo_solver.frontends.cli import main
+from quixo_solver.tournament.judge import (JudgeError, engine_setting, go_limits, judge_games,
+                                           judge_move, judge_positions, read_games, read_positions)
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.tablebase import values
-from quixo_solver.tablebase._oracle import solve_classes
+from quixo_solver.tablebase._retro_twin import solve_classes
 
 QUIXO_ENGINE = [sys.executable, "-m", "quixo_solver", "engine", "--hash", "4"]
 
@@ -84,7 +86,7 @@ def expected_by_oracle(oracle, moves):
     for board, move in moves:
         source, target = move_squares(board, move)
         mover, opponent = board.mover_cubes, board.opponent_cubes
-        child = _twin.play_move(3, mover, opponent, source, target)
+        child = _rules_twin.play_move(3, mover, opponent, source, target)
         before, after = oracle[(mover, opponent)], oracle[child]
         wdl_before, plies_before = values.wdl_of(before), values.plies_of(before)
         wdl_after = -values.wdl_of(after)

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 import quixo_solver
-from quixo_solver.match import EngineSetting, MatchSettings, run_match
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 
 ADAPTER = Path(__file__).resolve().parent.parent / "benchmarks" / "legacy_engine.py"
 TREE = str(Path(quixo_solver.__file__).resolve().parent.parent)

@@ -1,5 +1,6 @@
-"""Engine matches (quixo_solver.match): settings, openings, the draw rules, clocks and losses
-on time, the records file (resume, settings check) and workers that do not change a game."""
+"""Engine matches (quixo_solver.tournament): settings, openings, the draw rules, clocks and
+losses on time, the records file (resume, settings check) and workers that do not change a
+game."""
 import json
 import random
 import re
@@ -10,10 +11,13 @@ import pytest
 
 from quixo_solver import Board, SearchResult, Tablebase
 from quixo_solver.variants import parse_board
-from quixo_solver.clock import TimeControl
+from quixo_solver.tournament.clock import TimeControl
 from quixo_solver.errors import ClockError, MatchError
-from quixo_solver.match import (EngineSetting, MatchSettings, opening, play_game,
-                                read_records, run_match, start_board, summary_path)
+from quixo_solver.tournament.game import opening, play_game, start_board
+from quixo_solver.tournament.records import read_records
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
+from quixo_solver.tournament.summary import summary_path
 from quixo_solver.teams import TeamBoard
 
 DEPTH_2 = EngineSetting(depth=2, hash=4, tables=False)
@@ -295,7 +299,7 @@ def test_a_half_played_pair_is_left_out_until_its_twin_is_played(tmp_path):
     assert sorted(half) == [(0, 0), (0, 1), (1, 0)]
     resumed = run_match(settings, 2, path, jobs=1, progress=False)
     assert resumed.played == 1 and resumed.statistics == full.statistics
-    from quixo_solver.match_stats import summarize
+    from quixo_solver.tournament.match_stats import summarize
     partial = summarize(list(half.values()))
     assert (partial["pairs"], partial["games"], partial["incomplete_pairs"]) == (1, 2, 1)
 
@@ -330,7 +334,7 @@ def test_the_summary_goes_next_to_the_records():
 
 
 def build(setting, settings):
-    from quixo_solver.match import build_solver
+    from quixo_solver.tournament.players import build_solver
     return build_solver(setting, settings, None)
 
 

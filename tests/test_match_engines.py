@@ -10,20 +10,21 @@ import time
 
 import pytest
 
-from quixo_solver.cli import main
-from quixo_solver.clock import GameClock, TimeControl
-from quixo_solver.engine_process import EngineFailure, EngineProcess
+from quixo_solver.frontends.cli import main
+from quixo_solver.tournament.clock import GameClock, TimeControl
+from quixo_solver.tournament.engine_process import EngineFailure, EngineProcess
 from quixo_solver.errors import MatchError
-from quixo_solver.match import (TIME_MARGIN, EngineSetting, MatchSettings, go_command,
-                                position_command, run_match)
-from quixo_solver.match_stats import Sprt
+from quixo_solver.tournament.external_engine import TIME_MARGIN, go_command, position_command
+from quixo_solver.tournament.run import run_match
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
+from quixo_solver.tournament.match_stats import Sprt
 
 QUIXO_ENGINE = shlex.join([sys.executable, "-m", "quixo_solver", "engine", "--no-tablebase",
                            "--hash", "4"])
 
 FAKE_ENGINE = '''
 import sys, time
-from quixo_solver.engine_protocol import parse_position
+from quixo_solver.frontends.engine_protocol import parse_position
 
 behaviour, after = sys.argv[1], int(sys.argv[2])
 if behaviour == "die-at-start":

@@ -1,10 +1,10 @@
-"""A match's statistics (quixo_solver.match_stats): W/D/L, the score and its interval from
-the game pairs' variance (pentanomial), the Elo difference and its error."""
+"""A match's statistics (quixo_solver.tournament.match_stats): W/D/L, the score and its interval
+from the game pairs' variance (pentanomial), the Elo difference and its error."""
 import math
 
 import pytest
 
-from quixo_solver.match_stats import Z95, elo, summarize
+from quixo_solver.tournament.match_stats import Z95, elo, summarize
 
 
 def games(*pairs, reason="line"):

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, DepthError, LimitError, PositionError, perft, perft_divide
-from quixo_solver import _twin
+from quixo_solver.rules import _rules_twin
 from quixo_solver.teams import TeamBoard
 
 from .perft_data import counts_of
@@ -18,7 +18,7 @@ EMPTY = {3: ".../.../... X", 4: "..../..../..../.... X", 5: "...../...../...../.
 # The twin is slow: it checks the shallower counts, which the Cython kernel must also match.
 @pytest.mark.parametrize("size, depth", [(3, 4), (4, 3), (5, 3)])
 def test_twin_perft_matches_the_empty_board_counts(size, depth):
-    assert _twin.perft(size, 0, 0, depth) == counts_of(EMPTY[size])[depth]
+    assert _rules_twin.perft(size, 0, 0, depth) == counts_of(EMPTY[size])[depth]
 
 
 def test_perft_is_the_same_on_one_thread_and_on_all():

@@ -4,9 +4,9 @@ A mismatch prints the count per first move, to find the move generator's fault."
 import pytest
 
 from quixo_solver import parse_board, perft, perft_divide
-from quixo_solver import _twin
+from quixo_solver.rules import _rules_twin
 from quixo_solver.teams import TeamBoard
-from quixo_solver.teams import _twin as team_twin
+from quixo_solver.teams import _team_rules_twin
 
 from .perft_data import all_cases
 
@@ -15,8 +15,8 @@ TWIN_LIMIT = 30_000
 
 def twin_perft(board, depth: int) -> int:
     if isinstance(board, TeamBoard):
-        return team_twin.perft(board.size, board.roles, depth)
-    return _twin.perft(board.size, board.mover_cubes, board.opponent_cubes, depth)
+        return _team_rules_twin.perft(board.size, board.roles, depth)
+    return _rules_twin.perft(board.size, board.mover_cubes, board.opponent_cubes, depth)
 
 
 def divide_report(board, depth: int) -> str:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, Solver, Tablebase
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 
 
 def random_position(rng, size, blanks):

@@ -14,7 +14,7 @@ from qwixx_stats.strategies.heuristics import (ENDING_VALUE, HeuristicPlayer, WE
                                                scored_change, sum_ways, weighted_change, weighted_features)
 from qwixx_stats.strategies.registry import TUNED_WEIGHTS
 from qwixx_stats.tables.race import Outlook, RaceTable, win_chance
-from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_twin
 
 UNIT = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
@@ -105,7 +105,7 @@ def test_kernel_games_equal_python_games(qwixx_table_dir, text, players, lock_af
     strategies = parse_strategies(text, players)
     values = ExpectedValues.load(qwixx_table_dir, lock_after=lock_after)
     fast = simulate(strategies, 12, 41, values=values, lock_after=lock_after)
-    slow = simulate_python(strategies, 12, 41, values=values, lock_after=lock_after)
+    slow = simulate_twin(strategies, 12, 41, values=values, lock_after=lock_after)
     assert (fast.scores == slow.scores).all()
     assert (fast.turns == slow.turns).all()
     assert (fast.endings == slow.endings).all()
@@ -118,7 +118,7 @@ def test_kernel_games_equal_python_games(qwixx_table_dir, text, players, lock_af
 def test_kernel_equals_python_for_any_weights(seed, weights, name):
     strategies = [Strategy(name, weights=tuple(weights)), parse_strategies("cautious:1", 1)[0]]
     fast = simulate(strategies, 4, seed)
-    slow = simulate_python(strategies, 4, seed)
+    slow = simulate_twin(strategies, 4, seed)
     assert (fast.scores == slow.scores).all() and (fast.turns == slow.turns).all()
 
 
@@ -132,7 +132,7 @@ def test_win_against_the_heuristics_in_the_kernel_equals_python(qwixx_race2, lat
                      late=late_table)
     strategies = parse_strategies("win,scored", 2)
     fast = simulate(strategies, 10, 3, race=race)
-    slow = simulate_python(strategies, 10, 3, race=race)
+    slow = simulate_twin(strategies, 10, 3, race=race)
     assert (fast.scores == slow.scores).all() and (fast.turns == slow.turns).all()
 
 

@@ -11,12 +11,12 @@ from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableE
 from qwixx_stats.strategies.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
                                               SURE_CHANCE, THEIR_PAIR_WEIGHTS, LearnedValue,
                                               LookaheadPlayer, first_best, learned_chance,
-                                              learned_features, learned_for, rate_first_python,
+                                              learned_features, learned_for, rate_first_twin,
                                               rate_lookahead,
-                                              rate_second_python, train, train_python)
+                                              rate_second_twin, train, train_twin)
 from qwixx_stats.tables.race import RaceTable, win_chance
 from qwixx_stats.strategies.registry import STRATEGY_CODES
-from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_twin
 from qwixx_stats.rules.stream import SplitMix64
 from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 
@@ -79,7 +79,7 @@ def test_kernel_ratings_equal_the_python_twin(qwixx_race2, learned, table):
     sheets, active, dice = table
     for seat in (0, 1):
         kernel = rate_lookahead(qwixx_race2, learned, sheets, seat, dice, active)
-        python = rate_first_python(qwixx_race2, learned, sheets, seat, active, dice)
+        python = rate_first_twin(qwixx_race2, learned, sheets, seat, active, dice)
         assert [r.option for r in kernel] == [p[0] for p in python]
         assert [r.win_chance for r in kernel] == pytest.approx([p[1] for p in python],
                                                                rel=1e-9, abs=1e-12)
@@ -87,7 +87,7 @@ def test_kernel_ratings_equal_the_python_twin(qwixx_race2, learned, table):
                                                                    rel=1e-9)
     for marked in (False, True):
         kernel = rate_lookahead(qwixx_race2, learned, sheets, active, dice, active, marked)
-        python = rate_second_python(qwixx_race2, learned, sheets, active, dice, marked)
+        python = rate_second_twin(qwixx_race2, learned, sheets, active, dice, marked)
         assert [r.option[1] for r in kernel] == [p[0] for p in python]
         assert [r.win_chance for r in kernel] == pytest.approx([p[1] for p in python],
                                                                rel=1e-9, abs=1e-12)
@@ -98,7 +98,7 @@ def test_kernel_ratings_equal_the_python_twin(qwixx_race2, learned, table):
 def test_three_player_ratings_read_the_race_model(qwixx_race3, table):
     sheets, active, dice = table
     kernel = rate_lookahead(qwixx_race3, None, sheets, 1, dice, active)
-    python = rate_first_python(qwixx_race3, None, sheets, 1, active, dice)
+    python = rate_first_twin(qwixx_race3, None, sheets, 1, active, dice)
     assert [r.win_chance for r in kernel] == pytest.approx([p[1] for p in python],
                                                            rel=1e-9, abs=1e-12)
 
@@ -108,7 +108,7 @@ def test_three_player_ratings_read_the_race_model(qwixx_race3, table):
 def test_kernel_games_equal_python_games(qwixx_race2, learned, text):
     strategies = parse_strategies(text, 2)
     kernel = simulate(strategies, 8, 41, race=qwixx_race2, learned=learned)
-    python = simulate_python(strategies, 8, 41, race=qwixx_race2, learned=learned)
+    python = simulate_twin(strategies, 8, 41, race=qwixx_race2, learned=learned)
     assert np.array_equal(kernel.scores, python.scores)
     assert np.array_equal(kernel.turns, python.turns)
 
@@ -116,7 +116,7 @@ def test_kernel_games_equal_python_games(qwixx_race2, learned, text):
 def test_three_player_kernel_games_equal_python_games(qwixx_race3):
     strategies = parse_strategies("win,lookahead,greedy", 3)
     kernel = simulate(strategies, 6, 5, race=qwixx_race3)
-    python = simulate_python(strategies, 6, 5, race=qwixx_race3)
+    python = simulate_twin(strategies, 6, 5, race=qwixx_race3)
     assert np.array_equal(kernel.scores, python.scores)
 
 
@@ -179,7 +179,7 @@ def test_without_a_learned_value_it_reads_the_race_model(qwixx_race2):
     # under the variant (no learned value for it), or given none, at two players
     table = [Sheet.parse("red:2,3,4 green:12,11"), Sheet.parse("yellow:3,4,5,6")]
     rated = rate_lookahead(qwixx_race2, None, table, 0, "3,4,6,1,2,5", 0)
-    python = rate_first_python(qwixx_race2, None, table, 0, 0, "3,4,6,1,2,5")
+    python = rate_first_twin(qwixx_race2, None, table, 0, 0, "3,4,6,1,2,5")
     assert [r.win_chance for r in rated] == pytest.approx([p[1] for p in python], rel=1e-9)
     strategies = parse_strategies("lookahead,cautious:2", 2)
     kernel = simulate(strategies, 4, 9, race=qwixx_race2, learned=None, lock_after=5)
@@ -191,7 +191,7 @@ def test_without_a_learned_value_it_reads_the_race_model(qwixx_race2):
 def test_learning_equals_the_python_twin_and_resumes(qwixx_race2, learned):
     kernel, python = LearnedValue.load(), LearnedValue.load()
     train(kernel, qwixx_race2, 3, 2, 77, 0.01, 0.001)
-    train_python(python, qwixx_race2, 3, 2, 77, 0.01, 0.001)
+    train_twin(python, qwixx_race2, 3, 2, 77, 0.01, 0.001)
     assert np.allclose(kernel.weights, python.weights, rtol=0, atol=1e-12)
     assert not np.array_equal(kernel.weights, learned.weights)     # it learned something
     # two blocks of games learn exactly what one does (an interrupted run resumes)

@@ -11,7 +11,7 @@ from qwixx_stats.strategies import qwixxer
 from qwixx_stats.rules.game import active_options, colour_marks
 from qwixx_stats.strategies.qwixxer import (CHAMPION_WEIGHTS, QwixxerPlayer, champion_options, dominates,
                                             instinct, pick, prune)
-from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import Strategy, parse_strategies, simulate, simulate_twin
 
 W = CHAMPION_WEIGHTS
 
@@ -180,7 +180,7 @@ def test_strategy_name_and_wrong_inputs():
 def test_kernel_games_equal_python_games(text, players, lock_after, games):
     strategies = parse_strategies(text, players)
     fast = simulate(strategies, games, 17, lock_after=lock_after)
-    slow = simulate_python(strategies, games, 17, lock_after=lock_after)
+    slow = simulate_twin(strategies, games, 17, lock_after=lock_after)
     assert (fast.scores == slow.scores).all()
     assert (fast.turns == slow.turns).all()
     assert (fast.endings == slow.endings).all()
@@ -197,7 +197,7 @@ def test_kernel_equals_python_when_plans_are_decided_again(monkeypatch):
     monkeypatch.setattr(qwixxer, "colour_marks", counted)
     strategies = parse_strategies("qwixxer-ga", 4)
     fast = simulate(strategies, 150, 5, lock_after=4)
-    slow = simulate_python(strategies, 150, 5, lock_after=4)
+    slow = simulate_twin(strategies, 150, 5, lock_after=4)
     assert len(decided_again) >= 3
     assert (fast.scores == slow.scores).all() and (fast.turns == slow.turns).all()
 
@@ -207,5 +207,5 @@ def test_kernel_equals_python_when_plans_are_decided_again(monkeypatch):
 def test_kernel_equals_python_for_any_seed(seed, opponent):
     strategies = parse_strategies(f"qwixxer-ga,{opponent}", 2)
     fast = simulate(strategies, 6, seed)
-    slow = simulate_python(strategies, 6, seed)
+    slow = simulate_twin(strategies, 6, seed)
     assert (fast.scores == slow.scores).all() and (fast.turns == slow.turns).all()

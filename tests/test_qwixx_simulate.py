@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet, SimulationError, Strategy
 from qwixx_stats.strategies.simulate import (BATCH, MAX_GAMES, MAX_KEPT_GAMES, StrategyError, ending,
-                                             parse_strategies, simulate, simulate_python)
+                                             parse_strategies, simulate, simulate_twin)
 from qwixx_stats.rules.stream import SplitMix64
 from qwixx_stats.strategies.simple import CautiousPlayer, GreedyPlayer
 
@@ -27,7 +27,7 @@ GREEDY2 = [Strategy("greedy")] * 2
 def test_cython_games_equal_python_games(qwixx_values, players, text):
     strategies = parse_strategies(text, players)
     fast = simulate(strategies, 40, 2026, values=qwixx_values)
-    slow = simulate_python(strategies, 40, 2026, values=qwixx_values)
+    slow = simulate_twin(strategies, 40, 2026, values=qwixx_values)
     assert (fast.scores == slow.scores).all()
     assert (fast.turns == slow.turns).all()
 
@@ -134,7 +134,7 @@ def test_lock_after_four_changes_the_games_and_is_checked(qwixx_values, qwixx_va
     four = simulate(strategies, 300, 8, values=qwixx_values_lock4, lock_after=4)
     assert four.summary()["lock_after"] == 4
     assert four.turns.mean() < five.turns.mean()        # rows lock sooner
-    assert (four.scores == simulate_python(strategies, 300, 8, values=qwixx_values_lock4,
+    assert (four.scores == simulate_twin(strategies, 300, 8, values=qwixx_values_lock4,
                                            lock_after=4).scores).all()
     from qwixx_stats.errors import SheetError, SimulationError
     with pytest.raises(SimulationError, match="lock after 5"):

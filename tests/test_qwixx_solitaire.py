@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import qwixx_stats.tables.solitaire as solitaire
 from qwixx_stats import Dice, Sheet, SheetError, TableError
-from qwixx_stats.tables._solitaire_python import bellman_value, exact_value
+from qwixx_stats.tables._solitaire_twin import bellman_value, exact_value
 from qwixx_stats.rules.sheet import COLOURS, ROW_NUMBERS
 from qwixx_stats.tables.solitaire import TABLE_NAME, ExpectedValues, read_table, write_table
 

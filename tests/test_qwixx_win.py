@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qwixx_stats import Dice, Game, Sheet
-from qwixx_stats.tables._solitaire_python import paced_bellman
+from qwixx_stats.tables._solitaire_twin import paced_bellman
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
 from qwixx_stats.tables.race import (CONTINUATION, NODES, WEIGHTS, Outlook, RaceTable, race_name,
                                      win_chance)
-from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_python
+from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_twin
 from qwixx_stats.advisor import Advisor
 from qwixx_stats.strategies.winning import WinPlayer, best, rate_active, rate_passive, rate_second
 
@@ -144,7 +144,7 @@ def test_kernel_games_equal_python_games(qwixx_table_dir, qwixx_race2, text, loc
     race = (qwixx_race2 if lock_after == 5
             else RaceTable.load(qwixx_table_dir, players=2, lock_after=4))
     fast = simulate(strategies, 12, 77, values=values, race=race, lock_after=lock_after)
-    slow = simulate_python(strategies, 12, 77, values=values, race=race, lock_after=lock_after)
+    slow = simulate_twin(strategies, 12, 77, values=values, race=race, lock_after=lock_after)
     assert (fast.scores == slow.scores).all()
     assert (fast.turns == slow.turns).all()
     assert (fast.endings == slow.endings).all()
@@ -156,7 +156,7 @@ def test_three_player_kernel_games_equal_python_games(qwixx_table_dir, seed, tex
     strategies = parse_strategies(text, 3)
     race = RaceTable.load(qwixx_table_dir, players=3)
     fast = simulate(strategies, 3, seed, race=race)
-    slow = simulate_python(strategies, 3, seed, race=race)
+    slow = simulate_twin(strategies, 3, seed, race=race)
     assert (fast.scores == slow.scores).all() and (fast.turns == slow.turns).all()
 
 
@@ -203,10 +203,10 @@ def test_race_table_files_name_players_and_lock_rule(tmp_path, qwixx_table_dir):
      (None, ("yellow", 8))),
 ])
 def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, dice, option):
-    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_python
+    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_twin
     table = [Sheet.parse(text) for text in sheets]
     estimate = rollout_chance(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
-    shares = rollout_shares_python(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
+    shares = rollout_shares_twin(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
     assert estimate.chance == pytest.approx(sum(shares) / 24, abs=1e-12)
     assert estimate.standard_error == pytest.approx(np.std(shares, ddof=1) / np.sqrt(24))
     assert estimate.rollouts == 24
@@ -219,14 +219,14 @@ def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, d
 def test_rollouts_by_other_strategies_equal_python_twin(qwixx_race2, strategies, seat, active,
                                                          option):
     from qwixx_stats.strategies.lookahead import LearnedValue
-    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_python
+    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_twin
     table = [Sheet.parse("red:2,3,4 yellow:2 blue:12,11"), Sheet.parse("red:2 green:12,10")]
     learned = LearnedValue.load() if "lookahead" in strategies else None
     arguments = dict(race=qwixx_race2, sheets=table, seat=seat, dice="3,4,6,3,2,5",
                      active=active, option=option, rollouts=12, seed=4, strategies=strategies,
                      learned=learned)
     estimate = rollout_chance(**arguments)
-    shares = rollout_shares_python(**arguments)
+    shares = rollout_shares_twin(**arguments)
     assert estimate.chance == pytest.approx(sum(shares) / 12, abs=1e-12)
     assert estimate.standard_error == pytest.approx(np.std(shares, ddof=1) / np.sqrt(12))
 

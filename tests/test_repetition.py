@@ -34,8 +34,8 @@ def solve_after(game, root, depth):
 
 
 def move_index(board, move):
-    from quixo_solver import geometry
-    from quixo_solver.notation import parse_square
+    from quixo_solver.rules import geometry
+    from quixo_solver.rules.notation import parse_square
 
     return geometry.moves(board.size).index((parse_square(board.size, move.source),
                                              parse_square(board.size, move.target)))

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, DepthError, LimitError, PositionError, QuixoError
-from quixo_solver.cli import main
-from quixo_solver.play import run
+from quixo_solver.frontends.cli import main
+from quixo_solver.frontends.play import run
 from quixo_solver.search import Solver
 from quixo_solver.tablebase import Tablebase
 
@@ -191,7 +191,7 @@ def test_play_to_the_end_against_perfect_play(tables):
 
 @given(positions())
 def test_the_heuristic_is_the_same_on_symmetric_positions(position):
-    from quixo_solver import _rules
+    from quixo_solver.rules import _rules
     from quixo_solver.search import _search
 
     size, mover, opponent = position

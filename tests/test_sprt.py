@@ -8,9 +8,10 @@ import numpy
 import pytest
 
 from quixo_solver.errors import MatchError
-from quixo_solver.match_stats import (NELO_PER_T, PAIR_SCORES, Sprt, elo,
-                                      likelihood_of_superiority, most_likely_distribution,
-                                      normalized_elo, summarize)
+from quixo_solver.tournament.match_stats import (NELO_PER_T, PAIR_SCORES, Sprt, elo,
+                                                 likelihood_of_superiority,
+                                                 most_likely_distribution, normalized_elo,
+                                                 summarize)
 
 
 def pentanomial(ll, ld, wl, dd, wd, ww):

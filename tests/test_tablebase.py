@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, __version__
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import _index, _verify
 from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
 from quixo_solver.tablebase import (
@@ -22,7 +22,7 @@ from quixo_solver.tablebase import (
     plan,
     verify,
 )
-from quixo_solver.tablebase._oracle import solve_classes
+from quixo_solver.tablebase._retro_twin import solve_classes
 from quixo_solver.tablebase.stats import class_counts
 
 
@@ -287,7 +287,7 @@ def test_corrupt_and_truncated_files_are_named(tables, tmp_path):
 def test_codes_of_any_size_are_kept_exactly(tmp_path):
     """Rare codes (long wins and losses) go through the escape symbol; the search's kernel
     reads what the Python probe reads, and positions the rules decide need no stored value."""
-    from quixo_solver import _twin
+    from quixo_solver.rules import _rules_twin
     from quixo_solver.search import _search
 
     orbits = orbit_class(4, 4, 3)
@@ -297,7 +297,7 @@ def test_codes_of_any_size_are_kept_exactly(tmp_path):
     stored = []
     for index in range(orbits.entries):
         mover, opponent, hole = orbits.position_at(index)
-        status = _twin.position_status(4, mover, opponent)
+        status = _rules_twin.position_status(4, mover, opponent)
         no_move = not (0b1111100110011111 & ~opponent)   # every border cube the opponent's
         if hole:
             values[index] = 0
@@ -394,7 +394,7 @@ def test_probes_that_decode_part_of_a_segment_agree_with_whole_segments(tables, 
     needs it: in any order, every probe of a 4x4 class gives the value its entry has when
     the table is decoded whole (positions the rules decide left out: the file need not hold
     them)."""
-    from quixo_solver._rules import legal_moves, position_status
+    from quixo_solver.rules._rules import legal_moves, position_status
     from quixo_solver.tablebase import files
 
     movers_count, opponents_count = cls

@@ -147,7 +147,7 @@ def test_a_time_budget_ends_at_a_checkpoint_and_the_same_call_finishes(tables, t
 
 
 def test_the_cli_says_what_a_time_budget_left(tmp_path, capsys):
-    from quixo_solver.cli import main
+    from quixo_solver.frontends.cli import main
 
     assert main(["tablebase", "build", "--size", "4", "--dir", str(tmp_path), "--stop-after",
                  "0.2s", "--json"]) == 0

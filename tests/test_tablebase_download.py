@@ -15,7 +15,7 @@ import time
 import pytest
 
 from quixo_solver import LimitError
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import download, manifest
 from quixo_solver.tablebase.download import DownloadError, DownloadSettings
 from quixo_solver.tablebase.manifest import ManifestError
@@ -291,7 +291,7 @@ def run_with_file_size_limit(*argv):
               "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
               f"resource.setrlimit(resource.RLIMIT_FSIZE, ({FILE_SIZE_LIMIT}, "
               f"{FILE_SIZE_LIMIT}))\n"
-              "from quixo_solver.cli import main\n"
+              "from quixo_solver.frontends.cli import main\n"
               "sys.exit(main(sys.argv[1:]))\n")
     return subprocess.run([sys.executable, "-c", script, *argv], capture_output=True,
                           text=True, timeout=120,

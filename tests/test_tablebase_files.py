@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, BoardSizeError, MissingTableError, PositionError, Solver, Tablebase
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.limits import LimitError
 from quixo_solver.search import _search
 from quixo_solver.tablebase import CorruptTableError, TablebaseError, build, files, plan, verify

@@ -13,7 +13,7 @@ import zlib
 
 import pytest
 
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import files, format3, manifest, stats
 from quixo_solver.tablebase.manifest import ManifestError
 

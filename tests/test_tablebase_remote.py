@@ -14,8 +14,8 @@ import threading
 import pytest
 
 from quixo_solver import Board
-from quixo_solver._backend import rules
-from quixo_solver.notation import format_position
+from quixo_solver.rules._backend import rules
+from quixo_solver.rules.notation import format_position
 from quixo_solver.tablebase import (BaseTablebase, MissingTableError, RemoteTablebase,
                                     Tablebase)
 from quixo_solver.tablebase.errors import (RemoteError, RemoteRateLimited, RemoteTimeout,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from quixo_solver import Board, LimitError, MissingTableError, Tablebase
-from quixo_solver.cli import main
+from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase import sample
 
 from .refusals import assert_one_line

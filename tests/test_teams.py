@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from quixo_solver import Board, SymmetryError
 from quixo_solver.errors import (DepthError, GameOverError, IllegalMoveError, LimitError,
                                  MoveError, PositionError)
-from quixo_solver.teams import TeamBoard, TeamMove, _team_rules, _twin, perft
+from quixo_solver.teams import TeamBoard, TeamMove, _team_rules, _team_rules_twin, perft
 from quixo_solver.teams import notation
 from quixo_solver.teams.solve import TeamSolver, decode, small_board, table_value
 from quixo_solver.teams import _solve
@@ -29,7 +29,8 @@ def team_positions(draw, sizes=(3, 4, 5)):
 @pytest.mark.parametrize("size, depths", [(3, range(1, 5)), (4, range(1, 4)), (5, range(1, 3))])
 def test_perft_of_the_empty_board_equals_the_twin(size, depths):
     for depth in depths:
-        assert _team_rules.perft(size, (0, 0, 0, 0), depth) == _twin.perft(size, (0, 0, 0, 0), depth)
+        assert (_team_rules.perft(size, (0, 0, 0, 0), depth)
+                == _team_rules_twin.perft(size, (0, 0, 0, 0), depth))
 
 
 def test_perft_counts():
@@ -39,24 +40,27 @@ def test_perft_counts():
     # 6 of X1's 24 moves end the game: they count at depth 1 and add nothing deeper
     near_the_end = TeamBoard("Xx./O../o.. X1")
     assert [perft(near_the_end, d) for d in (1, 2, 3)] == [24, 408, 7820]
-    assert [_twin.perft(3, near_the_end.roles, d) for d in (1, 2, 3)] == [24, 408, 7820]
+    assert [_team_rules_twin.perft(3, near_the_end.roles, d) for d in (1, 2, 3)] == [24, 408, 7820]
 
 
 @settings(max_examples=200)
 @given(team_positions())
 def test_kernel_and_twin_agree(board):
     roles = board.roles
-    assert _team_rules.position_status(board.size, roles) == _twin.position_status(board.size, roles)
+    assert (_team_rules.position_status(board.size, roles)
+            == _team_rules_twin.position_status(board.size, roles))
     moves = _team_rules.legal_moves(board.size, roles)
-    assert moves == _twin.legal_moves(board.size, roles)
+    assert moves == _team_rules_twin.legal_moves(board.size, roles)
     for move in moves:
-        assert _team_rules.play_move(board.size, roles, move) == _twin.play_move(board.size, roles, move)
+        assert (_team_rules.play_move(board.size, roles, move)
+                == _team_rules_twin.play_move(board.size, roles, move))
 
 
 @settings(max_examples=40)
 @given(team_positions(sizes=(3, 4)))
 def test_perft_2_agrees(board):
-    assert _team_rules.perft(board.size, board.roles, 2) == _twin.perft(board.size, board.roles, 2)
+    assert (_team_rules.perft(board.size, board.roles, 2)
+            == _team_rules_twin.perft(board.size, board.roles, 2))
 
 
 @settings(max_examples=100)
@@ -167,8 +171,9 @@ def test_3x3_solution_follows_from_the_children(board):
     if status:
         assert (value, plies) == ("win" if status > 0 else "loss", 0)
         return
-    children = [decode(int(small_board()[_solve.position_index(3, _twin.play_move(3, board.roles, m))]))
-                for m in _twin.legal_moves(3, board.roles)]
+    children = [decode(int(small_board()[_solve.position_index(
+                    3, _team_rules_twin.play_move(3, board.roles, m))]))
+                for m in _team_rules_twin.legal_moves(3, board.roles)]
     losses = [n for v, n in children if v == "loss"]
     if losses:
         assert (value, plies) == ("win", 1 + min(losses))

@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from quixo_solver.cli import main
-from quixo_solver.play import run
+from quixo_solver.frontends.cli import main
+from quixo_solver.frontends.play import run
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams.solve import TeamSolver, table_value
 
@@ -72,7 +72,7 @@ def test_play_to_the_end_against_the_3x3_solution():
 
 
 def test_four_players_each_have_a_clock_in_play():
-    from quixo_solver.clock import TimeControl
+    from quixo_solver.tournament.clock import TimeControl
 
     now = [0.0]
     typed = iter([(2.0, "a1d1"), (0.0, "quit")])

@@ -1,13 +1,15 @@
-"""The engine on a clock: how long it thinks (quixo_solver.time_allocation) and the solvers'
+"""The engine on a clock: how long it thinks (quixo_solver.search.time_allocation) and the solvers'
 `clock=` / `increment=` (a proven result or a forced move at once, never a loss on time)."""
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from quixo_solver import Board, LimitError, Solver
-from quixo_solver import time_allocation as ta
-from quixo_solver.clock import TimeControl
-from quixo_solver.match import EngineSetting, MatchSettings, build_solver, play_game
+from quixo_solver.search import time_allocation as ta
+from quixo_solver.tournament.clock import TimeControl
+from quixo_solver.tournament.game import play_game
+from quixo_solver.tournament.players import build_solver
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams.solve import TeamSolver
 
@@ -149,9 +151,9 @@ def test_one_second_on_the_clock_never_loses_on_time(size, players, monkeypatch)
     runs to the 200-ply limit (100 moves of each player) unless a line ends it: the guarantee
     of the issue. (The outcome depends on the wall clock, with a wide margin: the reserve of
     time_allocation is untouched by such a game.)"""
-    import quixo_solver.match
+    import quixo_solver.tournament.game
 
-    monkeypatch.setattr(quixo_solver.match, "REPETITIONS", 10**9)
+    monkeypatch.setattr(quixo_solver.tournament.game, "REPETITIONS", 10**9)
     setting = EngineSetting(clock=TimeControl(1.0), hash=8, tables=players == 4)
     settings = MatchSettings(setting, setting, size=size, players=players, seed=2,
                              max_plies=200)

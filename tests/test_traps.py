@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from quixo_solver import Board, Solver, Tablebase, _twin
+from quixo_solver import Board, Solver, Tablebase
+from quixo_solver.rules import _rules_twin
 from quixo_solver.tablebase import values
-from quixo_solver.tablebase._oracle import solve_classes
+from quixo_solver.tablebase._retro_twin import solve_classes
 from quixo_solver.tablebase.traps import reply_counts, trap_move
 
 ORACLE_CUBES = 6      # the oracle solves the 3x3 positions with at least this many cubes
@@ -26,8 +27,8 @@ def twin_choice(size, mover, opponent, value):
     def moves(mover, opponent):
         """Each move with its (wdl, plies) for the player who makes it, and the child."""
         rows = []
-        for source, target in _twin.legal_moves(size, mover, opponent):
-            child = _twin.play_move(size, mover, opponent, source, target)
+        for source, target in _rules_twin.legal_moves(size, mover, opponent):
+            child = _rules_twin.play_move(size, mover, opponent, source, target)
             wdl, plies = value(*child)
             rows.append(((source, target), -wdl, None if plies is None else plies + 1, child))
         return rows

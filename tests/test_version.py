@@ -6,7 +6,7 @@ import re
 
 import quixo_solver
 import qwixx_stats
-from quixo_solver import cli as quixo_cli
+from quixo_solver.frontends import cli as quixo_cli
 from qwixx_stats import cli as qwixx_cli
 from solverkit.version import __version__
 

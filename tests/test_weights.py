@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import Board, Solver
-from quixo_solver.engine_protocol import EngineSession
-from quixo_solver.match import EngineSetting, MatchSettings, build_solver
+from quixo_solver.frontends.engine_protocol import EngineSession
+from quixo_solver.tournament.players import build_solver
+from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.search import _search
 from quixo_solver.search.weights import (DEFAULTS, KERNEL_WEIGHTS, LIMITS, RULEBOOK, Weights,
                                          WeightSet, WeightsError, features, twin_evaluate,

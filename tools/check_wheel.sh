@@ -65,9 +65,10 @@ wheel=$(ls "$work"/dist/*.whl)
 tar tzf "$sdist" > "$work/sdist.txt"     # a file: `tar | grep -q` would fail under pipefail
 echo "sdist: $(basename "$sdist"), $(wc -l < "$work/sdist.txt") files"
 echo "wheel: $(basename "$wheel")"
-for needed in src/quixo_solver/_rules.pyx src/quixo_solver/_rules.pxd src/quixo_solver/_rules.pyi \
-              src/quixo_solver/_portable.pxd src/quixo_solver/py.typed src/qwixx_stats/py.typed \
-              src/solverkit/py.typed src/qwixx_stats/data/lookahead-2p-lock5-v1.qlv \
+for needed in src/quixo_solver/rules/_rules.pyx src/quixo_solver/rules/_rules.pxd \
+              src/quixo_solver/rules/_rules.pyi src/quixo_solver/_portable.pxd \
+              src/quixo_solver/py.typed src/qwixx_stats/py.typed src/solverkit/py.typed \
+              src/qwixx_stats/data/lookahead-2p-lock5-v1.qlv \
               setup.py pyproject.toml README.md tests/conftest.py; do
     grep -qx "[^/]*/$needed" "$work/sdist.txt" || fail "the sdist lacks $needed"
 done
@@ -120,7 +121,7 @@ export QUIXO_TABLEBASE_DIR="$work/run/tables" QWIXX_TABLE_DIR="$work/run/qwixx"
 one_core=()
 if [ "$mode" = serial ] && command -v taskset >/dev/null; then one_core=(taskset -c 0); fi
 location=$("$user/python" -c "import quixo_solver, qwixx_stats, solverkit
-print(quixo_solver.__file__, quixo_solver._rules.__file__, qwixx_stats.__file__)")
+print(quixo_solver.__file__, quixo_solver.rules._rules.__file__, qwixx_stats.__file__)")
 echo "imported from: $location"
 case "$location" in
     *"$root/src"*) fail "the package was imported from the source tree" ;;

@@ -10,7 +10,7 @@ packages never import it at module level; it imports them.
     processes.py  --processes N: N server processes forked on one socket, supervised
     shared.py     memory and a lock the processes share (rate limits, search slots, counts)
     app.py        the Starlette application: pages, static files, API routes, errors
-    quixo_api.py  the Quixo answers (the command line's, from quixo_solver.answers)
+    quixo_api.py  the Quixo answers (the command line's, from quixo_solver.frontends.answers)
     qwixx_api.py  the Qwixx answers (the command line's, from qwixx_stats.answers)
     pool.py       the search pool: one search per core, a bounded queue, stop on disconnect
     events.py     Server-Sent Events of a running search

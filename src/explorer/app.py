@@ -2,9 +2,9 @@
 of SPEC "Web" and "Tables on the web", with its errors.
 
 Every answer of the API is the JSON object of the same command line command (built by the
-same function: quixo_solver.answers, qwixx_stats.answers). The Qwixx page's tracker takes a
-POST with a JSON body (qwixx_api.py). Errors are JSON `{"error": ...}`
-with the command line's one-line message: 400 for bad input, 404 for an unknown path or a
+same function: quixo_solver.frontends.answers, qwixx_stats.answers). The Qwixx page's tracker
+takes a POST with a JSON body (qwixx_api.py). Errors are JSON `{"error": ...}` with the command
+line's one-line message: 400 for bad input, 404 for an unknown path or a
 position whose table is not built, 414 for a query longer than 8 KB, 503 with Retry-After when
 every search slot is busy and the queue is full, 503 without it when the server's own tables
 are damaged or missing, 429 with Retry-After for a client over its rate limit. Never 500: a bug

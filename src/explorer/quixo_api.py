@@ -17,9 +17,9 @@ import json
 from collections import OrderedDict
 from typing import Any, Callable
 
-from quixo_solver import answers
-from quixo_solver.baseboard import BaseBoard
-from quixo_solver.board import Board
+from quixo_solver.frontends import answers
+from quixo_solver.rules.baseboard import BaseBoard
+from quixo_solver.rules.board import Board
 from quixo_solver.search import BaseSolver, SearchResult
 from quixo_solver.search.base import SearchKernel
 from quixo_solver.tablebase import MissingTableError, Tablebase

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from quixo_solver.errors import LimitError
-from quixo_solver.limits import check_seconds, check_table_mib, whole_number
+from quixo_solver.limits import MAX_SERVER_PROCESSES, check_seconds, check_tt_mib, whole_number
 
 DEFAULT_SEARCH_SECONDS = 10.0    # as `quixo solve` and `quixo analyze` without --time/--depth
 MAX_SEARCH_SECONDS = 60.0
@@ -16,9 +16,6 @@ MAX_QUERY_BYTES = 8192           # a longer query string is refused (414)
 DEFAULT_RATE = 50.0              # API requests a second per client (0: no limit) ...
 DEFAULT_BURST = 500              # ... after a burst of this many
 BATCH_POSITIONS_PER_REQUEST = 16  # a batch probe counts as one request per 16 positions
-
-
-MAX_PROCESSES = 256
 
 
 def cores() -> int:
@@ -65,7 +62,7 @@ class Settings:
         if self.search_seconds > self.max_search_seconds:
             raise LimitError(f"the default search time ({self.search_seconds:g} s) is longer "
                              f"than the longest ({self.max_search_seconds:g} s)")
-        check_table_mib(self.hash_mib, "the table size")
+        check_tt_mib(self.hash_mib, "the table size")
         if isinstance(self.rate, bool) or not isinstance(self.rate, (int, float)) or not \
                 0 <= self.rate <= 1e9:
             raise LimitError(f"the rate limit must be a number of requests a second from 0 "
@@ -75,7 +72,7 @@ class Settings:
             if isinstance(value, bool) or not isinstance(value, int) or not \
                     low <= value <= 100_000_000:
                 raise LimitError(f"{name} must be a whole number from {low}, not {value!r}")
-        whole_number("the number of processes", self.processes, 1, MAX_PROCESSES)
+        whole_number("the number of processes", self.processes, 1, MAX_SERVER_PROCESSES)
         if self.processes > 1 and not hasattr(os, "fork"):
             raise LimitError("several server processes need fork(), which this system does "
                              "not have: serve with one process")

@@ -5,9 +5,6 @@
 >>> board.legal_moves.count()
 32
 """
-from ._backend import PURE_PYTHON
-from .baseboard import BaseBoard
-from .board import Board, LegalMoveGenerator, Move
 from .errors import (
     BoardSizeError,
     DepthError,
@@ -19,7 +16,10 @@ from .errors import (
     QuixoError,
     SymmetryError,
 )
-from ._perft import perft, perft_divide
+from .rules._backend import PURE_PYTHON
+from .rules._perft import perft, perft_divide
+from .rules.baseboard import BaseBoard
+from .rules.board import Board, LegalMoveGenerator, Move
 from .search import SearchResult, Solver
 from .tablebase import MissingTableError, Tablebase
 from .variants import Variant, find_variant, parse_board, variant_of

@@ -13,6 +13,7 @@ from .errors import DepthError, LimitError, QuixoError
 
 MAX_PERFT_DEPTH = 64       # far beyond any feasible count: a 64-bit counter cannot overflow
 MAX_THREADS = 1024         # 0 means every core
+MAX_SERVER_PROCESSES = 256  # quixo serve --processes
 
 
 def whole_number(name: str, value: object, low: int, high: int,
@@ -93,7 +94,7 @@ if sys.platform == "win32":
         return int(status.ullAvailPhys)
 
 
-def check_table_mib(tt_mib: object, name: str = "tt_mib") -> float:
+def check_tt_mib(tt_mib: object, name: str = "tt_mib") -> float:
     """A transposition table size in MiB: positive, and no more than the memory available."""
     if isinstance(tt_mib, bool) or not isinstance(tt_mib, (int, float)):
         raise LimitError(f"{name} must be a number of MiB, not {clip(tt_mib)}")

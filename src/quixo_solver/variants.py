@@ -14,8 +14,8 @@ from typing import Any
 
 from solverkit.messages import clip
 
-from .baseboard import BaseBoard
-from .board import Board
+from .rules.baseboard import BaseBoard
+from .rules.board import Board
 from .errors import PositionError, QuixoError
 from .search import BaseSolver, Solver
 from .search.weights import WeightSet, Weights

@@ -1,5 +1,5 @@
 # The decisions of the `lookahead` strategy (its method: lookahead.py, the twin:
-# lookahead.rate_first_python and rate_second_python): each of its choices is played to the end
+# lookahead.rate_first_twin and rate_second_twin): each of its choices is played to the end
 # of the turn, everyone else answering as `win` would (_judged.pxd), and the table at the next
 # turn's start is rated by the learned value (a table of two, _learned.pxd) or the race model.
 from ._codes cimport WIN

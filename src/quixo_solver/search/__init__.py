@@ -5,10 +5,11 @@ transposition table, answered from exact tables wherever they exist.
 - `solver`: `Solver`, the two-player solver over `_search.pyx` and the tablebases;
 - `result`: `SearchResult` and how results compare;
 - the kernel components both searches (two players here, four in teams/_team_search.pyx)
-  share: the transposition table (_table.pxd), the move-ordering rules (_ordering.pxd: the
-  table's move, then moves that hand the opponent no immediate win, then the history of
-  cutoffs, losing moves last), mate scores and the clock (_mate.pxd), the heuristic
-  (_heuristic.pxd). Each search keeps only its own move generation and evaluation.
+  share: the transposition table (_transposition.pxd), the move-ordering rules
+  (_ordering.pxd: the transposition table's move, then moves that hand the opponent no
+  immediate win, then the history of cutoffs, losing moves last), mate scores and the clock
+  (_mate.pxd), the heuristic (_heuristic.pxd). Each search keeps only its own move generation
+  and evaluation.
 """
 from .base import DEPTH_LIMIT, MATE_SCORE, PROVEN_BOUND, BaseSolver, check_limits
 from .result import SearchResult, preference, seen_by_mover

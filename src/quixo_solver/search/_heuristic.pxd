@@ -12,7 +12,7 @@
 #
 # A line's count is 0..size; a full line ends the game before any evaluation, and an empty one
 # counts for nobody, so only indices 1..size-1 matter (weights.py keeps the others 0).
-from .._rules cimport Geometry, mask_t, popcount
+from ..rules._rules cimport Geometry, mask_t, popcount
 
 cdef struct Weights:
     int own_line[6]

@@ -3,7 +3,7 @@
 # Scores are from the side to move. A proven result is a mate score that carries its plies:
 #     win in k plies (from the root) -> MATE - k;  loss in k plies -> -(MATE - k)
 #     heuristic (unproven)           -> |score| < EVAL_LIMIT
-# In the transposition table mate scores are stored relative to the node (to_table), so that
+# In the transposition table mate scores are stored relative to the node (node_relative), so that
 # an entry stays right wherever the position recurs.
 from libc.stdint cimport uint64_t
 
@@ -26,7 +26,7 @@ cdef inline double now() noexcept nogil:
     return quixo_monotonic_seconds()
 
 
-cdef inline int to_table(int score, int ply) noexcept nogil:
+cdef inline int node_relative(int score, int ply) noexcept nogil:
     if score >= MATE_BOUND:
         return score + ply
     if score <= -MATE_BOUND:
@@ -34,7 +34,7 @@ cdef inline int to_table(int score, int ply) noexcept nogil:
     return score
 
 
-cdef inline int from_table(int score, int ply) noexcept nogil:
+cdef inline int root_relative(int score, int ply) noexcept nogil:
     if score >= MATE_BOUND:
         return score - ply
     if score <= -MATE_BOUND:
@@ -42,9 +42,9 @@ cdef inline int from_table(int score, int ply) noexcept nogil:
     return score
 
 
-cdef inline uint64_t table_buckets(double tt_mib, size_t bucket_bytes) noexcept nogil:
+cdef inline uint64_t bucket_count(double tt_mib, size_t bucket_bytes) noexcept nogil:
     """The most buckets, a power of two (at least one), that fit in `tt_mib` MiB. The caller
-    bounds `tt_mib` by the memory available (limits.check_table_mib); the loop stops at 2**40
+    bounds `tt_mib` by the memory available (limits.check_tt_mib); the loop stops at 2**40
     buckets whatever it is given, so that it can never overflow and spin."""
     cdef uint64_t buckets = 1
     while buckets < (<uint64_t>1 << 40) and buckets * 2 * bucket_bytes <= tt_mib * 1024 * 1024:

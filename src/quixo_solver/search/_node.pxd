@@ -4,7 +4,7 @@
 from libc.stdint cimport uint64_t
 
 from ._mate cimport INFINITE
-from ._table cimport NO_BOUND, Table, bound_of, table_store
+from ._transposition cimport NO_BOUND, TranspositionTable, bound_of, tt_store
 
 cdef struct Node:
     int best
@@ -42,15 +42,15 @@ cdef inline bint node_take(Node* n, int score, int move, bint dependent, int bet
     return False
 
 
-cdef inline bint node_finish(const Node* n, Table* table, uint64_t low, uint64_t high,
+cdef inline bint node_finish(const Node* n, TranspositionTable* tt, uint64_t low, uint64_t high,
                              int depth, int ply, int beta) noexcept nogil:
     """Store the node's result (only its best move when a repetition decided it: a cutoff
     when its move's score did, any other result when any move's did) and say whether it is
     path-dependent."""
     cdef bint dependent = n.cutoff_dependent if n.best >= beta else n.any_dependent
     if dependent:
-        table_store(table, low, high, -1, ply, 0, NO_BOUND, n.best_move)
+        tt_store(tt, low, high, -1, ply, 0, NO_BOUND, n.best_move)
     else:
-        table_store(table, low, high, depth, ply, n.best, bound_of(n.best, n.original_alpha,
-                                                                  beta), n.best_move)
+        tt_store(tt, low, high, depth, ply, n.best, bound_of(n.best, n.original_alpha,
+                                                             beta), n.best_move)
     return dependent

@@ -8,22 +8,22 @@
 # Each search generates its moves into a MoveList and says, for each, what the rules need to
 # know; `order_key` ranks them and `bring_next` does one step of a selection sort, so that a
 # cutoff after the first moves costs no full sort.
-from .._rules cimport MAX_MOVES
+from ..rules._rules cimport MAX_MOVES
 
 cdef enum:
     MAX_MOVE_CODES = 2 * MAX_MOVES + 1     # four players: two codes a move, and the pass
     THREAT_DEPTH = 3
-    TABLE_MOVE_KEY = 1000000
+    TT_MOVE_KEY = 1000000
     HANDS_OVER_A_WIN = 500000
     LOSING_KEY = -1000000
 
 
-cdef inline int order_key(bint losing, bint table_move, int history,
+cdef inline int order_key(bint losing, bint tt_move, int history,
                           bint hands_over_a_win) noexcept nogil:
     if losing:
         return LOSING_KEY
-    if table_move:
-        return TABLE_MOVE_KEY
+    if tt_move:
+        return TT_MOVE_KEY
     return history - HANDS_OVER_A_WIN if hands_over_a_win else history
 
 

@@ -1,7 +1,7 @@
-# The proof search's own table (df-pn, _search.pyx `prove`), apart from the alpha-beta table
-# because it holds other numbers: for a position and the side it is searched for (the
-# attacker), its proof and disproof numbers, the work spent below it, and for a proven
-# position a bound on the plies the proof takes to end the game.
+# The proof search's own table (df-pn, _search.pyx `prove`), apart from alpha-beta's
+# transposition table because it holds other numbers: for a position and the side it is
+# searched for (the attacker), its proof and disproof numbers, the work spent below it, and for
+# a proven position a bound on the plies the proof takes to end the game.
 #
 # Buckets of two 32-byte entries, one cache line each. A new entry goes into an empty slot, or
 # replaces the slot with less work under it: a final result (proof or disproof 0) is kept
@@ -9,8 +9,8 @@
 from libc.stdint cimport uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from .._rules cimport mix64
-from ._table cimport allocate_buckets, quixo_aligned_free
+from ..rules._rules cimport mix64
+from ._transposition cimport allocate_buckets, quixo_aligned_free
 
 cdef enum:
     PROOF_INFINITE = 0x3FFFFFFF     # a proof (disproof) number that means "disproven" ("proven")

@@ -16,10 +16,11 @@ position. A node's result is *path-dependent* when a repetition decided it: a cu
 bound) when the move that caused it was path-dependent, any other result when any searched
 move was. A path-dependent result is returned to the parent but never stored in the
 transposition table (only its best move, as an ordering hint, under a depth no search can use),
-so every stored score is a fact about the position, and a mate score found through the table
-is exact whatever line reaches it. Along a winner's fastest line the distance to the end falls
-at every ply, so no repetition of the line itself can hide it; a repetition of a game position
-can, and the driver then does not claim the plies as exact (`game_repetitions`).
+so every stored score is a fact about the position, and a mate score found through the
+transposition table is exact whatever line reaches it. Along a winner's fastest line the
+distance to the end falls at every ply, so no repetition of the line itself can hide it; a
+repetition of a game position can, and the driver then does not claim the plies as exact
+(`game_repetitions`).
 
 Proof search (``prove``): depth-first proof-number search (df-pn, Nagai 2002) with the 1+eps
 threshold of Pawlewicz and Lew (2007) and weak proof numbers (Ueda et al. 2008), for a fixed
@@ -28,7 +29,7 @@ the weak sum of theirs: the largest plus one per other move), AND nodes the defe
 other way round). Plain sums count a position reached by several paths once per path and grow
 without bound on Quixo's many transpositions and cycles. Leaves are the end of the game, a move that ends it, and the tablebases; a
 draw is a disproof. Each node keeps its children's numbers while it works on them, and takes
-them from its own table (_proof_table.pxd) when it starts. A repetition of a position on the
+them from its own proof table (_proof_table.pxd) when it starts. A repetition of a position on the
 line or of the game is a disproof that holds only for that line: it is never stored, nor any
 disproof that rests on one (a proof never rests on one, so every proof is sound wherever it is
 found). A proven node keeps a bound on the plies the proof takes (an OR node: one more than its
@@ -50,14 +51,14 @@ import numpy as np
 
 from ..tablebase.errors import CorruptTableError
 
-from .._rules cimport (
+from ..rules._rules cimport (
     MAX_MOVES, NO_MOVE, Geometry, has_line, is_legal, mask_t, near_line, pack, play, popcount,
 )
 from ..tablebase._blockcheck cimport quixo_crc32
 from ..tablebase._codec cimport DAMAGED_DATA
 from ..tablebase._reader cimport SegmentCache, TableReader, read_position
 from ..tablebase._orbit_index cimport orbit_index
-from ..tablebase._table cimport CompressedTable
+from ..tablebase._compressed_table cimport CompressedTable
 from ._heuristic cimport evaluate
 from ._node cimport Node, node_finish, node_start, node_take
 from ._repetition cimport MAX_LINE, path_visit
@@ -69,8 +70,8 @@ from ._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, count_node,
 from ._ordering cimport THREAT_DEPTH, MoveList, add_move, bring_next, order_key
 from ._proof_table cimport (PROOF_INFINITE, ProofEntry, ProofTable, proof_probe, proof_store,
                             proof_table_allocate, proof_table_clear)
-from ._table cimport quixo_aligned_free
-from ._table cimport Entry, table_cutoff, table_probe, table_store
+from ._transposition cimport quixo_aligned_free
+from ._transposition cimport Entry, tt_cutoff, tt_probe, tt_store
 
 cdef enum:
     NO_TABLE = -1      # _stored_code: the class has no table
@@ -117,7 +118,7 @@ cdef class Searcher(SearchState):
     cdef object _table_names
     cdef int damaged_mover, damaged_opponent     # -1, or the class of a damaged block
     cdef uint64_t damaged_block
-    cdef ProofTable proofs                       # the proof search's table, made on first use
+    cdef ProofTable proofs                       # the proof table, made on first use
     cdef double proof_mib
 
     def __cinit__(self, int size, double tt_mib):
@@ -183,16 +184,16 @@ cdef class Searcher(SearchState):
         cdef mask_t mover = position[0], opponent = position[1]
         return pack(self.g, mover, opponent), 0, popcount(mover) + popcount(opponent)
 
-    def table_move(self, position):
+    def tt_move(self, position):
         """The best move stored for a position (mover, opponent), or -1."""
-        cdef Entry* entry = self._probe_table(position[0], position[1])
+        cdef Entry* entry = self._probe_tt(position[0], position[1])
         return -1 if entry == NULL or entry.move == NO_MOVE else entry.move
 
     def evaluate(self, mask_t mover, mask_t opponent):
         return self._evaluate(mover, opponent)
 
-    cdef inline Entry* _probe_table(self, mask_t mover, mask_t opponent) noexcept nogil:
-        return table_probe(&self.table, pack(self.g, mover, opponent), 0)
+    cdef inline Entry* _probe_tt(self, mask_t mover, mask_t opponent) noexcept nogil:
+        return tt_probe(&self.tt, pack(self.g, mover, opponent), 0)
 
     cdef inline int _stored_code(self, mask_t mover, mask_t opponent) noexcept nogil:
         """The code the tables hold for a position; NO_TABLE if its class has none, DAMAGED
@@ -282,10 +283,10 @@ cdef class Searcher(SearchState):
         if mate_distance_prunes(ply, alpha, &beta):
             return beta
 
-        entry = table_probe(&self.table, key, 0)
+        entry = tt_probe(&self.tt, key, 0)
         if entry != NULL:
             tt_move = entry.move
-        if table_cutoff(entry, depth, ply, alpha, beta, &score):
+        if tt_cutoff(entry, depth, ply, alpha, beta, &score):
             return score
 
         # Generate the moves; a move that wins at once ends the search of this node.
@@ -298,7 +299,7 @@ cdef class Searcher(SearchState):
             if not losing and has_line(g, child_opponent):   # only the mover's line: it wins
                 if ply == 0:
                     self.root_move = move
-                table_store(&self.table, key, 0, MAX_DEPTH, ply, MATE - (ply + 1), EXACT, move)
+                tt_store(&self.tt, key, 0, MAX_DEPTH, ply, MATE - (ply + 1), EXACT, move)
                 return MATE - (ply + 1)
             add_move(&moves, move, losing, order_key(
                 losing, move == tt_move, self.cutoffs[move],
@@ -321,7 +322,7 @@ cdef class Searcher(SearchState):
                 self.cutoffs[move] += depth * depth
                 break
 
-        dependent[0] = node_finish(&node, &self.table, key, 0, depth, ply, beta)
+        dependent[0] = node_finish(&node, &self.tt, key, 0, depth, ply, beta)
         return node.best
 
 

@@ -4,17 +4,17 @@
 # adds its own move generation and evaluation; the hot path reads these fields directly.
 from libc.stdint cimport int32_t, uint64_t
 
-from .._rules cimport Geometry
+from ..rules._rules cimport Geometry
 from ._heuristic cimport Weights
 from ._ordering cimport MAX_MOVE_CODES
 from ._repetition cimport Path
-from ._table cimport Table
+from ._transposition cimport TranspositionTable
 
 
 cdef class SearchState:
     cdef const Geometry* g
     cdef readonly int size
-    cdef Table table
+    cdef TranspositionTable tt
     cdef readonly uint64_t nodes
     cdef uint64_t node_limit
     cdef double deadline

@@ -3,10 +3,10 @@ from another thread, the evaluation weights and the game's earlier positions."""
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from .._rules cimport geometry_of
+from ..rules._rules cimport geometry_of
 from ._mate cimport now
 from ._repetition cimport MAX_GAME
-from ._table cimport table_allocate, table_clear, table_free, table_new_search
+from ._transposition cimport tt_allocate, tt_clear, tt_free, tt_new_search
 
 from .weights import DEFAULTS
 
@@ -20,23 +20,23 @@ cdef class SearchState:
     def __cinit__(self, int size, double tt_mib, *args):
         self.g = geometry_of(size)
         self.size = size
-        if table_allocate(&self.table, tt_mib) != 0:
+        if tt_allocate(&self.tt, tt_mib) != 0:
             raise MemoryError(f"cannot allocate a {tt_mib} MiB transposition table")
         memset(self.cutoffs, 0, sizeof(self.cutoffs))
         self.set_weights(DEFAULTS.for_size(size).kernel())
         self.path.game_length = 0
 
     def __dealloc__(self):
-        table_free(&self.table)
+        tt_free(&self.tt)
 
     @property
     def entries(self):
         """Entries of the transposition table."""
-        return self.table.size
+        return self.tt.size
 
     def clear(self):
         """Forget everything learnt: a fresh search is then deterministic."""
-        table_clear(&self.table)
+        tt_clear(&self.tt)
         memset(self.cutoffs, 0, sizeof(self.cutoffs))
 
     def stop(self):
@@ -84,10 +84,10 @@ cdef class SearchState:
         return self.path.game_repetitions
 
     cdef void begin(self, double seconds, uint64_t node_limit, uint64_t nodes_before):
-        """Before a root search: reset the counters, set the limits, age the table."""
+        """Before a root search: reset the counters, set the limits, age the transposition table."""
         self.nodes = nodes_before
         self.node_limit = node_limit
         self.deadline = now() + seconds if seconds > 0 else 0
         self.stopped = False
         self.root_move = -1
-        table_new_search(&self.table)
+        tt_new_search(&self.tt)

@@ -22,11 +22,11 @@ import time as clock_time
 from collections.abc import Iterable
 from typing import Any, Callable, ClassVar, Generic, Protocol, TypeVar
 
-from ..baseboard import BaseBoard, check_board
+from ..rules.baseboard import BaseBoard, check_board
 from ..errors import DepthError, LimitError, QuixoError
-from ..limits import check_seconds, check_table_mib, whole_number
+from ..limits import check_seconds, check_tt_mib, whole_number
 from ..tablebase import MissingTableError
-from ..time_allocation import TimeManager, check_clock
+from .time_allocation import TimeManager, check_clock
 from . import _search
 from .result import SearchResult, preference, seen_by_mover
 from .weights import RULEBOOK, WeightSet, Weights, weight_set
@@ -56,7 +56,7 @@ class SearchKernel(Protocol):
     def game_key(self, position: Any) -> tuple[int, int, int]: ...
     def search(self, position: Any, depth: int, seconds: float, node_limit: int,
                nodes_before: int = ...) -> int: ...
-    def table_move(self, position: Any) -> int: ...
+    def tt_move(self, position: Any) -> int: ...
 
 
 def check_limits(depth: object, time: object, nodes: object, clock: object = None,
@@ -89,7 +89,7 @@ class BaseSolver(Generic[BoardT]):
 
     def __init__(self, tt_mib: float = 64,
                  weights: WeightSet | Weights | str | None = None) -> None:
-        self.tt_mib = check_table_mib(tt_mib)
+        self.tt_mib = check_tt_mib(tt_mib)
         self.weights = self.default_weights if weights is None else weight_set(weights)
         self._searchers: dict[int, SearchKernel] = {}
         self.time_manager = TimeManager()   # what a move costs beyond its search, learnt
@@ -312,9 +312,9 @@ class BaseSolver(Generic[BoardT]):
     def _iterate(self, board: BoardT, depth: int | None, seconds: float | None,
                  nodes: int | None, soft: float | None = None,
                  on_iteration: Callable[[SearchResult], None] | None = None) -> SearchResult:
-        """Iterative deepening from a cleared table until a result is proven or a limit is
-        reached. `soft`: start no iteration after that many seconds (a clock's move: the next
-        iteration would take several times as long as all before it)."""
+        """Iterative deepening from a cleared transposition table until a result is proven or a
+        limit is reached. `soft`: start no iteration after that many seconds (a clock's move:
+        the next iteration would take several times as long as all before it)."""
         searcher = self.searcher_for_game(board)
         searcher.clear()
         position = self._kernel_position(board)
@@ -369,7 +369,7 @@ class BaseSolver(Generic[BoardT]):
         for _ in range(iteration):
             if child.is_game_over():
                 break
-            index = searcher.table_move(self._kernel_position(child))
+            index = searcher.tt_move(self._kernel_position(child))
             if index < 0:
                 break
             line.append(self._kernel_move(board.size, index))

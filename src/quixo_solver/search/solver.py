@@ -18,9 +18,9 @@ import time as clock_time
 
 from solverkit.messages import clip
 
-from .. import geometry
-from ..baseboard import check_board
-from ..board import Board, Move, move_between
+from ..rules import geometry
+from ..rules.baseboard import check_board
+from ..rules.board import Board, Move, move_between
 from ..errors import QuixoError
 
 from ..tablebase import BaseTablebase, MissingTableError, Tablebase

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from solverkit.arrayfile import write_atomically
 from solverkit.messages import clip, cut_path
 
-from .. import geometry
+from ..rules import geometry
 from ..errors import QuixoError
 
 FORMAT = "quixo-weights"

@@ -35,7 +35,7 @@
 # decoder returns for them is not their value.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
-from .._rules cimport STATUS_LOSS, STATUS_WIN, Geometry, mask_t, status
+from ..rules._rules cimport STATUS_LOSS, STATUS_WIN, Geometry, mask_t, status
 from ._index cimport pdep
 from ._orbit_index cimport OrbitIndex, is_hole
 from ._value_code cimport DRAW_CODE, loss_in, win_in

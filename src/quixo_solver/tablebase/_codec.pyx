@@ -19,7 +19,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
-from .._rules cimport Geometry, geometry_of, mask_t
+from ..rules._rules cimport Geometry, geometry_of, mask_t
 from ._blockcheck cimport quixo_crc32
 from ._orbit_index cimport OrbitClass
 

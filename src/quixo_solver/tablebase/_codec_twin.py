@@ -17,7 +17,7 @@ MAX_SYMBOLS = 64
 RAW_BITS = 8
 
 
-class DamagedSegment(ValueError):
+class DamagedSegmentError(ValueError):
     """Bytes that are not a segment of the model."""
 
 
@@ -148,7 +148,7 @@ def encode_segment(model: Model, codes: list[int], first_index: int) -> bytes:
 
 def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> list[int]:
     if len(data) < 4:
-        raise DamagedSegment("shorter than a start state")
+        raise DamagedSegmentError("shorter than a start state")
     x, at = int.from_bytes(data[:4], "little"), 4
     context = context_of(model, first_index)
     codes: list[int] = []
@@ -162,7 +162,7 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
         x = frequency * (x >> PROBABILITY_BITS) + slot - cumulative
         while x < RANS_LOW:
             if at == len(data):
-                raise DamagedSegment("ends early")
+                raise DamagedSegmentError("ends early")
             x = (x << 8) | data[at]
             at += 1
         return value
@@ -170,7 +170,7 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
     for i in range(count):
         row = model.frequencies[context(i, buckets)]
         if sum(row) == 0:
-            raise DamagedSegment("a context no entry has")
+            raise DamagedSegmentError("a context no entry has")
 
         def by_slot(slot: int, row: list[int] = row) -> tuple[int, int, int]:
             cumulative = 0
@@ -190,7 +190,7 @@ def decode_segment(model: Model, data: bytes, first_index: int, count: int) -> l
             codes.append(model.alphabet[symbol])
         buckets.append(model.bucket(symbol))
     if at != len(data) or x != RANS_LOW:
-        raise DamagedSegment("does not end on the start state")
+        raise DamagedSegmentError("does not end on the start state")
     return codes
 
 
@@ -209,14 +209,14 @@ def decode_block(model: Model, data: bytes, first_index: int, count: int,
     segments = -(-count // segment_entries)
     table = 2 * (segments - 1)
     if table > len(data):
-        raise DamagedSegment("shorter than its offsets")
+        raise DamagedSegmentError("shorter than its offsets")
     ends = [int.from_bytes(data[2 * s:2 * s + 2], "little") for s in range(segments - 1)]
     bounds = [table] + ends + [len(data)]
     codes: list[int] = []
     for s in range(segments):
         start, stop = bounds[s], bounds[s + 1]
         if start < table or stop < start or stop > len(data):
-            raise DamagedSegment("offsets outside the block")
+            raise DamagedSegmentError("offsets outside the block")
         n = min(segment_entries, count - s * segment_entries)
         codes += decode_segment(model, data[start:stop], first_index + s * segment_entries, n)
     return codes

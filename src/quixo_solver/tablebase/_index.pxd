@@ -16,7 +16,7 @@
 #   POPCOUNT_BYTE[byte]: its elements
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-from .._rules cimport mask_t, popcount
+from ..rules._rules cimport mask_t, popcount
 
 cdef uint64_t BINOMIAL[26][26]
 cdef uint32_t RANK_LOW[1 << 13]

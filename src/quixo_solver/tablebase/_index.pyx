@@ -3,8 +3,8 @@ from libc.stdint cimport uint32_t, uint64_t
 
 import numpy as np
 
-from .._rules cimport popcount
-from .. import geometry as _geometry
+from ..rules._rules cimport popcount
+from ..rules import geometry as _geometry
 from ..errors import PositionError
 
 

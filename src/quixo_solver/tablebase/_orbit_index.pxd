@@ -30,7 +30,7 @@
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from .._portable cimport quixo_ctz32
-from .._rules cimport SYMMETRIES, mask_t
+from ..rules._rules cimport SYMMETRIES, mask_t
 from ._index cimport PEXT_BYTE, bits_below_bytes, pext_with, set_rank
 
 cdef enum:
@@ -42,7 +42,7 @@ cdef struct OrbitIndex:
     const mask_t* block_sets          # the canonical set of each block
     const uint32_t* block_below       # bits_below_bytes of each block's set (_index.pxd)
     const uint8_t* block_symmetries   # bit u set: symmetry u (1..7) fixes the block's set
-    const mask_t* images              # the board's Geometry.symmetry_bytes (_rules.pxd)
+    const mask_t* images              # the board's Geometry.symmetry_bytes (rules/_rules.pxd)
     uint64_t arrangements             # C(k, a): slots per block
     uint64_t blocks
 

@@ -5,8 +5,8 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from .._rules cimport geometry_of
-from .. import geometry as _geometry
+from ..rules._rules cimport geometry_of
+from ..rules import geometry as _geometry
 from ..errors import PositionError
 from ._index cimport BINOMIAL, bits_below_bytes, next_subset, pdep, set_rank
 from ._index import class_size, subsets_in_order

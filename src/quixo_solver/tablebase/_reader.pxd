@@ -3,12 +3,12 @@
 # segment decoder (_codec.pxd) and a small cache of decoded segments.
 #
 # A TableReader points into a table's memory (the mapped file, its index, its model), set up
-# by tablebase._table.CompressedTable; it is shared, read-only but for the `checked` flags
-# (a benign race: two threads may check a block at once, both write 1). A SegmentCache belongs
-# to one thread: each searcher, each Python table, has its own.
+# by tablebase._compressed_table.CompressedTable; it is shared, read-only but for the `checked`
+# flags (a benign race: two threads may check a block at once, both write 1). A SegmentCache
+# belongs to one thread: each searcher, each Python table, has its own.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
-from .._rules cimport Geometry, mask_t
+from ..rules._rules cimport Geometry, mask_t
 from ._blockcheck cimport quixo_crc32
 from ._codec cimport DAMAGED_DATA, STORED, Model, decode_segment, position_kind, segment_bounds
 from ._orbit_index cimport OrbitIndex, orbit_index

@@ -2,7 +2,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._orbit_index import OrbitClass
-from ._table import CompressedTable
+from ._compressed_table import CompressedTable
 
 class ClassSide:
     size: int

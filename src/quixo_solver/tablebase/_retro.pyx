@@ -73,7 +73,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
-from .._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
+from ..rules._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
                        popcount)
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 from .._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
@@ -85,7 +85,7 @@ from ._codec cimport DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind, position_kin
 from ._index cimport pdep
 from ._orbit_index cimport (OrbitClass, OrbitIndex, fixing_symmetries, is_hole, orbit_index)
 from ._reader cimport SegmentCache, TableReader, decode_table_segment, read_code
-from ._table cimport CompressedTable
+from ._compressed_table cimport CompressedTable
 from ._orbit_index import orbit_class
 from .errors import CorruptTableError
 

@@ -16,7 +16,7 @@ from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 import numpy as np
 
 from .._portable cimport quixo_prefetch_read
-from .._rules cimport (
+from ..rules._rules cimport (
     MAX_MOVES, Geometry, STATUS_LOSS, STATUS_WIN, geometry_of, has_line, is_legal, mask_t, play,
     popcount, status,
 )
@@ -26,7 +26,7 @@ from ._index cimport pdep
 from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
 from ._codec cimport DAMAGED_DATA
 from ._reader cimport SegmentCache, TableReader, read_position
-from ._table cimport CompressedTable
+from ._compressed_table cimport CompressedTable
 from ._orbit_index import orbit_class
 
 cdef enum:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from solverkit.arrayfile import remove_temporaries
 
-from ..geometry import check_size
+from ..rules.geometry import check_size
 from ..limits import available_memory, whole_number
 from . import files, plan
 from .checkpoint import Place

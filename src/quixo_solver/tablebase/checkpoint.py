@@ -37,7 +37,7 @@ import numpy as np
 from solverkit.arrayfile import write_atomically
 
 from . import _retro, plan
-from ._table import CompressedTable
+from ._compressed_table import CompressedTable
 from .errors import TablebaseError
 
 MAGIC = b"QXCHECK\0"

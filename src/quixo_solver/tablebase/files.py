@@ -24,8 +24,9 @@ mover has no move (win or loss in 0 plies, SPEC "Terminal positions") and holes 
 position) are "don't care" entries, coded as whatever costs least; every reader answers them
 from the position (_codec.pxd position_kind). Nothing is used before it is checked: opening a
 file checks its head, trailer, model and block index (a few KiB to a few MiB), and a block's
-CRC-32 is checked the first time any value is read from it (`_table.CompressedTable`, and the
-kernels through the same flags); a build or the verifier check every block of what they read.
+CRC-32 is checked the first time any value is read from it (`_compressed_table.CompressedTable`,
+and the kernels through the same flags); a build or the verifier check every block of what they
+read.
 Files are written under a temporary name in the same folder and renamed, so a file under its
 final name is always complete.
 
@@ -50,7 +51,7 @@ from solverkit.version import __version__
 
 from . import _codec, coding
 from ._orbit_index import entry_count, orbit_class
-from ._table import CompressedTable
+from ._compressed_table import CompressedTable
 from .errors import CorruptTableError, OldFormatError, TablebaseError
 
 __all__ = ["CompressedTable", "CorruptTableError", "OldFormatError", "TablebaseError"]

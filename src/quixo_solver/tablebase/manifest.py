@@ -31,7 +31,7 @@ from solverkit.messages import clip, cut
 from solverkit.version import __version__
 
 from .. import limits
-from ..geometry import SIZES
+from ..rules.geometry import SIZES
 from . import files, format3
 from .errors import CorruptTableError, OldFormatError, TablebaseError
 

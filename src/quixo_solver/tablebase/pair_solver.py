@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _retro, files, journal, plan
-from ._table import CompressedTable
+from ._compressed_table import CompressedTable
 from .checkpoint import (DEFAULT_SECONDS, START, BudgetSpent, CheckpointError, Checkpoints,
                          Place, Spent, Stopwatch, inputs_identity)
 from .checkpoint import path_of as checkpoint_path

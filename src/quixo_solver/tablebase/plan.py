@@ -14,7 +14,7 @@ from math import comb
 
 from ._index import class_size
 from ._orbit_index import ORBIT_CACHE_CLASSES, entry_count
-from ..geometry import check_size
+from ..rules.geometry import check_size
 
 BYTES_IN_MEMORY_PER_ENTRY = 2   # one uint16 word (value code or move count) while solving
 # A compressed file, its model and block index (files.py): an upper estimate for a large class

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, NamedTuple, Sequence, TypeVar
 
-from .._backend import rules
-from ..baseboard import check_board
-from ..board import Board, Move, move_between
-from ..notation import format_position
+from ..rules._backend import rules
+from ..rules.baseboard import check_board
+from ..rules.board import Board, Move, move_between
+from ..rules.notation import format_position
 from . import files, values
 from .errors import CorruptTableError, MissingTableError
 from .files import CompressedTable

@@ -32,9 +32,9 @@ from typing import Any, Sequence
 from solverkit.messages import clip
 from solverkit.version import __version__
 
-from ..baseboard import check_board
-from ..board import Board, Move
-from ..notation import format_position
+from ..rules.baseboard import check_board
+from ..rules.board import Board, Move
+from ..rules.notation import format_position
 from . import values
 from .errors import (MissingTableError, RemoteError, RemoteRateLimited, RemoteTimeout,
                      RemoteUnreachable)

@@ -42,7 +42,7 @@ from solverkit.arrayfile import write_atomically
 from solverkit.messages import clip
 
 from ..errors import LimitError
-from ..geometry import check_size
+from ..rules.geometry import check_size
 from . import values
 from .manifest import raw_positions
 from .probe import Tablebase

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..geometry import check_size
+from ..rules.geometry import check_size
 from . import files, plan
 from .errors import MissingTableError
 

@@ -13,8 +13,8 @@ perfect replies, then to the first move in the tables' order (Tablebase.probe_mo
 """
 from __future__ import annotations
 
-from ..baseboard import check_board
-from ..board import Board, Move
+from ..rules.baseboard import check_board
+from ..rules.board import Board, Move
 from . import values
 from .errors import MissingTableError
 from .probe import BaseTablebase, move_preference

@@ -17,7 +17,7 @@ import numpy as np
 from . import _verify
 from ._index import class_size
 from ._orbit_index import entry_count
-from ..geometry import check_size
+from ..rules.geometry import check_size
 from ..limits import check_threads, whole_number
 from solverkit.progress import Progress
 from . import files, plan

@@ -2,7 +2,7 @@
 environment sets QUIXO_PURE_PYTHON=1 (as for two players)."""
 from typing import TYPE_CHECKING
 
-from .._backend import PURE_PYTHON
+from ..rules._backend import PURE_PYTHON
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 rules: "TeamRules"
 if PURE_PYTHON:
-    from . import _twin as rules
+    from . import _team_rules_twin as rules
 else:
     from . import _team_rules as rules
 

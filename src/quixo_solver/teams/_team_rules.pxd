@@ -2,7 +2,7 @@
 # masks by role, seen from the player to move (notation.py): roles[0] the mover's own cubes,
 # [1] the next player's, [2] the team-mate's, [3] the last player's. The push tables are the
 # two-player engine's: a push slides every mask alike.
-from .._rules cimport Geometry, has_line, mask_t, slide
+from ..rules._rules cimport Geometry, has_line, mask_t, slide
 
 cdef enum:
     ROLES = 4

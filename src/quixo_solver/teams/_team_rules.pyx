@@ -7,11 +7,11 @@ or None for a pass, as in the twin.
 from libc.stdint cimport uint64_t
 
 from .._interrupt cimport interrupted
-from .._rules cimport MAX_MOVES, POLL_DEPTH, geometry_of, perft_in_parallel
+from ..rules._rules cimport MAX_MOVES, POLL_DEPTH, geometry_of, perft_in_parallel
 
 from ..errors import DepthError
-from ..geometry import check_size
-from ._twin import check_roles
+from ..rules.geometry import check_size
+from ._team_rules_twin import check_roles
 
 
 cdef const Geometry* _checked(int size, roles, Roles* p) except NULL:

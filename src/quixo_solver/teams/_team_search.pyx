@@ -5,11 +5,11 @@ team to move: scores are from the team to move, mate scores carry their plies (_
 and team-mates choose together. A pass is a move (it hands the turn to the other team).
 
 The transposition table and the move-ordering rules are the two-player search's
-(search/_table.pxd, search/_ordering.pxd).
+(search/_transposition.pxd, search/_ordering.pxd).
 
 Repetitions and their graph-history interaction are handled as in the two-player search
 (search/_search.pyx): a position that repeats one with the same player to move (4 plies apart)
-scores 0, and a result a repetition decided is never stored in the table.
+scores 0, and a result a repetition decided is never stored in the transposition table.
 
 Bound contract of `_search(depth, ply, alpha, beta)`, as for two players: a result v <= alpha
 is an upper bound, v >= beta a lower bound, otherwise exact (depth-limited); mate scores are
@@ -17,7 +17,7 @@ facts whatever the depth.
 """
 from libc.stdint cimport uint64_t
 
-from .._rules cimport Geometry, near_line, popcount
+from ..rules._rules cimport Geometry, near_line, popcount
 from .._interrupt cimport stop_watching, watch_interrupts
 from ..search._heuristic cimport evaluate
 from ..search._node cimport Node, node_finish, node_start, node_take
@@ -26,7 +26,7 @@ from ..search._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, count
 from ..search._repetition cimport path_visit
 from ..search._search_state cimport SearchState
 from ..search._ordering cimport THREAT_DEPTH, MoveList, add_move, bring_next, order_key
-from ..search._table cimport Entry, table_cutoff, table_probe, table_store
+from ..search._transposition cimport Entry, tt_cutoff, tt_probe, tt_store
 from ._team_rules cimport (PASS_MOVE, Roles, is_legal_code, must_pass, other_team_cubes, play_code,
                       team_cubes, team_status)
 
@@ -34,8 +34,8 @@ cdef enum:
     NO_CODE = 0xFFFF
 
 
-# The table's two-word key: the mover's and the next player's cubes, then the team-mate's and
-# the last player's (25 bits each).
+# The transposition table's two-word key: the mover's and the next player's cubes, then the
+# team-mate's and the last player's (25 bits each).
 cdef inline uint64_t low_key(const Roles* p) noexcept nogil:
     return <uint64_t>p.cubes[0] | (<uint64_t>p.cubes[1] << 25)
 
@@ -77,7 +77,7 @@ cdef class TeamSearcher(SearchState):
         return (low_key(&p), high_key(&p),
                 sum(popcount(p.cubes[role]) for role in range(4)))
 
-    def table_move(self, roles):
+    def tt_move(self, roles):
         """The best move code stored for a position, or -1."""
         cdef Roles p
         cdef int role
@@ -87,7 +87,7 @@ cdef class TeamSearcher(SearchState):
         return -1 if entry == NULL or entry.move == NO_CODE else entry.move
 
     cdef inline Entry* _probe(self, const Roles* p) noexcept nogil:
-        return table_probe(&self.table, low_key(p), high_key(p))
+        return tt_probe(&self.tt, low_key(p), high_key(p))
 
 
     cdef bint _wins_at_once(self, const Roles* p) noexcept nogil:
@@ -129,10 +129,10 @@ cdef class TeamSearcher(SearchState):
         if mate_distance_prunes(ply, alpha, &beta):
             return beta
 
-        entry = table_probe(&self.table, low, high)
+        entry = tt_probe(&self.tt, low, high)
         if entry != NULL:
             tt_code = entry.move
-        if table_cutoff(entry, depth, ply, alpha, beta, &score):
+        if tt_cutoff(entry, depth, ply, alpha, beta, &score):
             return score
 
         # Generate; a move that completes only our team's line ends the node at once.
@@ -148,8 +148,8 @@ cdef class TeamSearcher(SearchState):
                 if status < 0:                      # only our line: a win
                     if ply == 0:
                         self.root_move = code
-                    table_store(&self.table, low, high, MAX_DEPTH, ply, MATE - (ply + 1), EXACT,
-                                code)
+                    tt_store(&self.tt, low, high, MAX_DEPTH, ply, MATE - (ply + 1), EXACT,
+                             code)
                     return MATE - (ply + 1)
                 add_move(&moves, code, status > 0, order_key(   # the other team's line: lost
                     status > 0, code == tt_code, self.cutoffs[code],
@@ -185,7 +185,7 @@ cdef class TeamSearcher(SearchState):
                 break
             alpha = node.alpha
 
-        dependent[0] = node_finish(&node, &self.table, low, high, depth, ply, beta)
+        dependent[0] = node_finish(&node, &self.tt, low, high, depth, ply, beta)
         return node.best
 
 

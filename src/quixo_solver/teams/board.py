@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from .. import geometry
-from ..baseboard import TEAMS, BaseBoard, LegalMoves, check_board
+from ..rules import geometry
+from ..rules.baseboard import TEAMS, BaseBoard, LegalMoves, check_board
 from ..errors import GameOverError, IllegalMoveError, MoveError
-from .._perft import perft as any_board_perft
-from ..notation import parse_square, square_name
+from ..rules._perft import perft as any_board_perft
+from ..rules.notation import parse_square, square_name
 from . import notation
 from ._backend import rules
 
@@ -79,7 +79,7 @@ class TeamBoard(BaseBoard):
     cubes: tuple[int, ...]
     to_move: int
 
-    # -- the variant's primitives (baseboard.py) -----------------------------------------------
+    # -- the variant's primitives (rules/baseboard.py) -----------------------------------------
     def _state(self) -> tuple[int, tuple[int, ...], int]:
         return (self.size, self.cubes, self.to_move)
 
@@ -159,7 +159,7 @@ class TeamBoard(BaseBoard):
         return rules.position_status(self.size, self.roles)
 
     def transform(self, symmetry: int) -> "TeamBoard":
-        from .._backend import rules as two_player
+        from ..rules._backend import rules as two_player
         return self._with_state((self.size, tuple(two_player.transform_mask(self.size, symmetry, c)
                                                   for c in self.cubes), self.to_move))
 

@@ -20,7 +20,7 @@ from solverkit.messages import clip
 
 from ..errors import MoveError, PositionError
 
-from ..notation import read_cells
+from ..rules.notation import read_cells
 
 PLAYERS = ("X1", "O1", "X2", "O2")
 CELL_OF_PLAYER = "XOxo"            # the letter of a cube whose dot points at player p

@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import geometry
+from ..rules import geometry
 from ..errors import QuixoError
-from ..notation import square_name
+from ..rules.notation import square_name
 from ..search import BaseSolver, SearchResult, preference, seen_by_mover
 from ..search.base import SearchKernel
 from ..tablebase import MissingTableError, values
@@ -47,8 +47,8 @@ def table_value(board: TeamBoard) -> tuple[str, int | None]:
 
 
 class TeamSolver(BaseSolver[TeamBoard]):
-    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the table); 3x3 from
-    its complete solution."""
+    """Iterative deepening PVS for four-player positions (`tt_mib` sizes the transposition
+    table); 3x3 from its complete solution."""
 
     board_type = TeamBoard
 

@@ -204,7 +204,7 @@ def learned_for(players: int, lock_after: int,
 
 
 # -- the Python twin of the kernel's decisions ------------------------------------------------
-def rate_first_python(race: RaceTable, learned: Optional[LearnedValue],
+def rate_first_twin(race: RaceTable, learned: Optional[LearnedValue],
                       sheets: Sequence[Sheet], seat: int, active: int,
                       dice: Dice | str) -> list[tuple[Option, float, float]]:
     """Every action-1 choice of `seat` on this roll of the player `active`, with its (chance,
@@ -229,7 +229,7 @@ def rate_first_python(race: RaceTable, learned: Optional[LearnedValue],
     return rated
 
 
-def rate_second_python(race: RaceTable, learned: Optional[LearnedValue],
+def rate_second_twin(race: RaceTable, learned: Optional[LearnedValue],
                        sheets: Sequence[Sheet], seat: int, dice: Dice | str,
                        marked_first: bool) -> list[tuple[SecondMark, float, float]]:
     """The action-2 choices of the active player `seat` once action 1 is resolved (no mark
@@ -275,12 +275,12 @@ class LookaheadPlayer:
         self.race, self.game, self.seat = race, game, seat
 
     def first_action(self, sheet: Sheet, dice: Dice, active: bool) -> Optional[str]:
-        rated = rate_first_python(self.race, self.learned, self.game.sheets, self.seat,
+        rated = rate_first_twin(self.race, self.learned, self.game.sheets, self.seat,
                                   self.game.active, dice)
         return rated[first_best(rated)][0][0]
 
     def second_action(self, sheet: Sheet, dice: Dice, marked_first: bool) -> SecondMark:
-        rated = rate_second_python(self.race, self.learned, self.game.sheets, self.seat, dice,
+        rated = rate_second_twin(self.race, self.learned, self.game.sheets, self.seat, dice,
                                    marked_first)
         return rated[first_best(rated)][0]
 
@@ -357,13 +357,13 @@ def train(learned: LearnedValue, race: RaceTable, first_game: int, games: int, s
           rate: float, race_rate: float) -> None:
     """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
     series `seed` between two lookahead players reading it and `race` (the kernel,
-    _simulate.train_lookahead; its twin: train_python)."""
+    _simulate.train_lookahead; its twin: train_twin)."""
     _simulate.train_lookahead(_simulate.lookahead_lineup(2, race.kernel_race(), learned.weights),
                               first_game, games, seed, rate, race_rate,
                               lock_after=race.lock_after)
 
 
-def train_python(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,
+def train_twin(learned: LearnedValue, race: RaceTable, first_game: int, games: int, seed: int,
                  rate: float, race_rate: float) -> None:
     """The twin of _simulate.train_lookahead (slow): the same games, the same TD(0) steps."""
     weights = learned.weights

@@ -6,7 +6,7 @@ A rollout plays the chosen option on this roll, then the game to its end with ev
 playing by its strategy (win, lookahead or qwixxer-ga), on rolls drawn from the seed: the same
 seed gives every option the same rolls (common random numbers), so the differences between
 options are measured more precisely than each chance. The kernel (`_simulate.rollouts`) plays
-them; `rollout_shares_python` is its twin, played by game.Game.
+them; `rollout_shares_twin` is its twin, played by game.Game.
 
 This module sits above both `winning` and `lookahead`, since a rollout may seat either.
 """
@@ -110,7 +110,7 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
 
 
-def rollout_shares_python(race: RaceTable, sheets: Sequence[Sheet], seat: int,
+def rollout_shares_twin(race: RaceTable, sheets: Sequence[Sheet], seat: int,
                           dice: Dice | str, active: int, option: Option, rollouts: int,
                           seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
                           learned: Optional[LearnedValue] = None) -> list[float]:

@@ -1,5 +1,5 @@
 """Games between strategies with the full rules: `simulate` runs the Cython kernel in
-batches (a progress bar on a terminal), `simulate_python` the pure-Python reference; the
+batches (a progress bar on a terminal), `simulate_twin` the pure-Python reference; the
 same seed gives the same games in both.
 
 Fair tournaments: with `rotate=True` (the default) the strategies change seats every game,
@@ -46,7 +46,7 @@ ENDINGS = tuple(_simulate.ENDINGS)       # ("locks", "penalties"), codes 1 and 2
 
 __all__ = ["BATCH", "MAX_GAMES", "MAX_KEPT_GAMES", "MAX_PLAYERS", "STRATEGY_HELP",
            "SimulationResult", "Strategy", "StrategyError", "parse_strategies", "simulate",
-           "simulate_python"]
+           "simulate_twin"]
 
 
 def check_games(games: int, players: int, keep_games: bool) -> int:
@@ -278,7 +278,7 @@ def seat_of(entry: int, game: int, players: int, rotate: bool) -> int:
     return (entry + game) % players if rotate else entry
 
 
-def simulate_python(strategies: list[Strategy], games: int, seed: int, *,
+def simulate_twin(strategies: list[Strategy], games: int, seed: int, *,
                     values: Optional[ExpectedValues] = None, race: Optional[RaceTable] = None,
                     rotate: bool = True, lock_after: int = MARKS_TO_LOCK,
                     learned: Optional[LearnedValue] = None) -> SimulationResult:

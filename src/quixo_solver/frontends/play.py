@@ -4,13 +4,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from .baseboard import OTHER_TEAM, BaseBoard
-from .clock import GameClock, TimeControl
-from .errors import QuixoError
-from .variants import variant_of
+from ..rules.baseboard import OTHER_TEAM, BaseBoard
+from ..tournament.clock import GameClock, TimeControl
+from ..errors import QuixoError
+from ..variants import variant_of
 
 if TYPE_CHECKING:
-    from .search import BaseSolver
+    from ..search import BaseSolver
 
 
 def run(board: BaseBoard, solver: BaseSolver[Any], *, human: str = "X", seconds: float = 2.0,

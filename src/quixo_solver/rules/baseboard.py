@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Self
 from . import geometry, render
 from solverkit.messages import clip
 
-from .errors import MoveError, PositionError
+from ..errors import MoveError, PositionError
 
 TEAMS = ("X", "O")
 OTHER_TEAM = {"X": "O", "O": "X"}

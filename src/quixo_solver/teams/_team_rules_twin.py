@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, cast
 
-from .._twin import checked_depth, count_sequences
+from ..rules._rules_twin import checked_depth, count_sequences
 from ..errors import PositionError
-from ..geometry import check_size
+from ..rules.geometry import check_size
 
 if TYPE_CHECKING:
     from ._team_rules import Move, Roles

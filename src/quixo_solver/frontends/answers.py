@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, TypedDict
 
-from .baseboard import BaseBoard
-from .errors import QuixoError
-from .variants import variant_of
+from ..rules.baseboard import BaseBoard
+from ..errors import QuixoError
+from ..variants import variant_of
 
 if TYPE_CHECKING:
-    from .search import BaseSolver, SearchResult
-    from .tablebase import BaseTablebase
+    from ..search import BaseSolver, SearchResult
+    from ..tablebase import BaseTablebase
 
 DEFAULT_SOLVE_SECONDS = 10.0   # solve and analyze without --time or --depth
 PROOF_SHARE = 0.5              # of solve's time, for the proof search when alpha-beta proves nothing

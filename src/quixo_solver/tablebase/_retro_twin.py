@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from .. import _twin
+from ..rules import _rules_twin
 from . import values
 
 
@@ -29,12 +29,12 @@ def solve_classes(size: int, fewest_cubes: int) -> dict[tuple[int, int], int]:
     code: dict[tuple[int, int], int] = {}
     children = {}
     for position in positions:
-        status = _twin.position_status(size, *position)
+        status = _rules_twin.position_status(size, *position)
         if status:
             code[position] = values.encode(values.WIN if status > 0 else values.LOSS, 0)
         else:
-            children[position] = [_twin.play_move(size, *position, source, target)
-                                  for source, target in _twin.legal_moves(size, *position)]
+            children[position] = [_rules_twin.play_move(size, *position, source, target)
+                                  for source, target in _rules_twin.legal_moves(size, *position)]
     plies = 0
     while True:
         plies += 1

@@ -7,7 +7,7 @@ numbers are seconds), `10+0.1`. A `GameClock` keeps every player's remaining tim
 game, charges each move its time, flags a player whose time runs out, and keeps the clocks
 before every move so that taking moves back restores them.
 
-How long the engine thinks under a clock is another matter: see `time_allocation`.
+How long the engine thinks under a clock is another matter: see `search/time_allocation.py`.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 
 from solverkit.messages import clip
 
-from .errors import ClockError
+from ..errors import ClockError
 
 
 MAX_TOTAL = 24 * 3600.0        # a day per player: far beyond any game, small enough to show

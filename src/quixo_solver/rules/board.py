@@ -20,7 +20,7 @@ from solverkit.messages import clip
 from . import geometry, notation, render
 from ._backend import rules
 from .baseboard import BaseBoard, LegalMoves
-from .errors import GameOverError, IllegalMoveError, MoveError, PositionError
+from ..errors import GameOverError, IllegalMoveError, MoveError, PositionError
 
 
 X, O = "X", "O"

@@ -28,16 +28,17 @@ from typing import Any, Iterable, Iterator
 from solverkit.messages import clip, cut, cut_path
 from solverkit.progress import Progress
 
-from .board import Board
 from .clock import GameClock
 from .engine_process import EngineFailure
-from .errors import QuixoError
-from .match import (EngineSetting, ExternalEngine, MatchSettings, Player, answer_seconds,
-                    build_solver, go_command)
-from .match import read_positions as position_lines
-from .tablebase import MissingTableError, ProbeResult, Tablebase
-from .tablebase import values
-from .variants import parse_board
+from .external_engine import ExternalEngine, answer_seconds, go_command
+from .players import Player, build_solver
+from .settings import EngineSetting, MatchSettings
+from .settings import read_positions as position_lines
+from ..errors import QuixoError
+from ..rules.board import Board
+from ..tablebase import MissingTableError, ProbeResult, Tablebase
+from ..tablebase import values
+from ..variants import parse_board
 
 WORST = 10                  # the worst moves reported per engine
 GO_KEYS = {"movetime": "time", "depth": "depth", "nodes": "nodes"}

@@ -39,7 +39,7 @@ from typing import Any
 
 from solverkit.messages import clip
 
-from .errors import LimitError
+from ..errors import LimitError
 
 
 MIN_OVERHEAD = 0.005     # s: a move costs at least this outside the search, however fast

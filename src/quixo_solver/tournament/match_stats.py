@@ -41,7 +41,7 @@ from typing import Any, Sequence
 
 from solverkit.messages import clip
 
-from .errors import MatchError
+from ..errors import MatchError
 
 Z95 = 1.959963984540054    # the two-sided 95% quantile of the normal distribution
 NELO_PER_T = 800.0 / math.log(10.0)      # normalized Elo per unit of t-value, per game

@@ -9,7 +9,7 @@ import re
 
 from solverkit.messages import clip
 
-from .errors import MoveError, PositionError
+from ..errors import MoveError, PositionError
 
 from .geometry import FILES, SIZES
 

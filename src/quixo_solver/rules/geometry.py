@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import SymmetryError
-from .limits import whole_number
+from ..errors import SymmetryError
+from ..limits import whole_number
 
 SIZES = (3, 4, 5)
 SYMMETRY_COUNT = 8
@@ -31,7 +31,7 @@ FILES = "abcde"
 
 
 def check_size(size: int) -> int:
-    from .errors import BoardSizeError
+    from ..errors import BoardSizeError
 
     if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
         raise BoardSizeError(f"board size must be 3, 4 or 5, not {size!r}")
@@ -179,7 +179,7 @@ def symmetry_permutations(size: int) -> tuple[tuple[int, ...], ...]:
 def check_masks(size: int, mover: int, opponent: int) -> None:
     """Refuse masks that are not a position of this board: negative, too wide, or sharing a
     square."""
-    from .errors import PositionError
+    from ..errors import PositionError
 
     full = (1 << (size * size)) - 1
     for name, cubes in (("mover", mover), ("opponent", opponent)):

@@ -29,7 +29,7 @@ from typing import IO, Sequence
 
 from solverkit.messages import cut
 
-from .errors import MatchError
+from ..errors import MatchError
 
 STARTUP_SECONDS = 60.0        # uci -> uciok and isready -> readyok (no clock runs then)
 QUIT_SECONDS = 2.0            # after quit, before the program is killed

@@ -1,4 +1,5 @@
-"""Pure-Python twin of the Cython rules kernel (_rules.pyx): the rules on a grid of cells, no bit tricks.
+"""Pure-Python twin of the Cython rules kernel (_rules.pyx): the rules on a grid of cells, no bit
+tricks.
 
 It is the test oracle for ``_rules`` and the fallback when ``QUIXO_PURE_PYTHON=1``. It
 speaks the same functions as ``_rules`` (masks in and out, so callers need not care which
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .errors import DepthError
+from ..errors import DepthError
 from .geometry import check_masks, check_size, check_symmetry
 
 G = TypeVar("G")   # a grid of cells, as each twin keeps it

@@ -7,11 +7,11 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from .._portable cimport quixo_monotonic_seconds
-from .._rules cimport Geometry, geometry_of, mask_t
+from ..rules._rules cimport Geometry, geometry_of, mask_t
 from ._codec cimport CodecModel, DAMAGED_DATA, MAX_SEGMENT, STORED, entry_kind
 from ._orbit_index cimport OrbitClass
 from ._reader cimport block_is_intact, decode_table_segment, read_code, read_position
-from .. import geometry as _geometry
+from ..rules import geometry as _geometry
 from ..errors import PositionError
 from .errors import CorruptTableError
 

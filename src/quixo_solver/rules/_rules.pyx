@@ -8,14 +8,14 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from ._interrupt cimport interrupted, stop_watching, watch_interrupts
+from .._interrupt cimport interrupted, stop_watching, watch_interrupts
 
 import os
 
 import numpy as np
 
 from . import geometry as _geometry
-from .errors import DepthError
+from ..errors import DepthError
 
 
 cdef Geometry _tables[MAX_SIZE + 1]

@@ -24,9 +24,9 @@ How the protocol's choices are made here:
 - The board of `position ... moves ...` is the start position with the moves pushed on it, so
   the search sees the game's history (a position that repeats an earlier one is a draw).
 - `go` with the mover's clock (`xtime`, or `x1time` .. in the four-player game) plays on that
-  clock: the solver decides how long to think (time_allocation). `movetime` is the time per
-  move, capped at 9/10 of the mover's clock when one is given too. `depth` and `nodes` bound
-  any search. `infinite`, or a `go` with no limit at all, searches until `stop` (or until the
+  clock: the solver decides how long to think (search/time_allocation.py). `movetime` is the
+  time per move, capped at 9/10 of the mover's clock when one is given too. `depth` and `nodes`
+  bound any search. `infinite`, or a `go` with no limit at all, searches until `stop` (or until the
   position is proven; `infinite` then still waits for `stop` before its `bestmove`, as UCI
   asks). A clock that has run out is taken as 1 ms: the engine still answers at once.
 - `info` lines come after every completed iteration of the search, one for a table's answer
@@ -57,14 +57,14 @@ from typing import Any, Callable, Iterable, TextIO
 from solverkit.commandline import error_line
 from solverkit.messages import cut
 
-from . import __version__
-from .baseboard import BaseBoard
-from .errors import QuixoError
-from .limits import available_memory, check_table_mib
-from .search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
-from .search.weights import WeightSet
-from .tablebase import Tablebase
-from .variants import VARIANTS, Variant, find_variant, parse_board, variant_of
+from solverkit.version import __version__
+from ..rules.baseboard import BaseBoard
+from ..errors import QuixoError
+from ..limits import available_memory, check_tt_mib
+from ..search import DEPTH_LIMIT, BaseSolver, SearchResult, Solver
+from ..search.weights import WeightSet
+from ..tablebase import Tablebase
+from ..variants import VARIANTS, Variant, find_variant, parse_board, variant_of
 
 ENGINE_NAME = f"quixo-solver {__version__}"
 ENGINE_AUTHOR = "the quixo-solver developers"
@@ -378,7 +378,7 @@ class EngineSession:
         if not MIN_HASH_MIB <= mib <= self.max_hash_mib:
             raise ProtocolError(f"{HASH_OPTION} must be {MIN_HASH_MIB} .. {self.max_hash_mib} "
                                 f"MiB, not {mib}")
-        check_table_mib(mib, HASH_OPTION)
+        check_tt_mib(mib, HASH_OPTION)
         if mib != self.hash_mib:
             self.hash_mib = mib
             self._solvers.clear()              # new tables, of the new size, when next used
@@ -541,5 +541,5 @@ def check_hash(mib: float) -> int:
     if not float(mib).is_integer() or not math.isfinite(mib) or mib < MIN_HASH_MIB:
         raise QuixoError(f"the engine's hash is a whole number of MiB from {MIN_HASH_MIB}, "
                          f"not {mib:g}")
-    check_table_mib(mib, "the hash")
+    check_tt_mib(mib, "the hash")
     return int(mib)

@@ -1,6 +1,6 @@
 """Chooses the rules kernel behind ``Board`` and ``perft``: the Cython kernels, or their
 pure-Python twin when the environment sets ``QUIXO_PURE_PYTHON=1`` (to debug, or to check a
-result against the oracle). Both offer the same functions; see ``_twin`` for their meaning.
+result against the oracle). Both offer the same functions; see ``_rules_twin`` for their meaning.
 Tablebases and search always run on the compiled kernels."""
 import os
 from typing import TYPE_CHECKING
@@ -28,13 +28,13 @@ PURE_PYTHON = os.environ.get("QUIXO_PURE_PYTHON", "") == "1"
 
 rules: "Rules"
 if PURE_PYTHON:
-    from . import _twin as rules
+    from . import _rules_twin as rules
 else:
     try:
         from . import _rules as rules
     except ImportError as error:  # pragma: no cover - depends on the installation
         raise ImportError(
-            "the compiled quixo_solver._rules is missing; reinstall the package with a C "
+            "the compiled quixo_solver.rules._rules is missing; reinstall the package with a C "
             "compiler, or set QUIXO_PURE_PYTHON=1 to use the (slow) pure-Python rules"
         ) from error
 

@@ -1,4 +1,4 @@
-# The transposition table of both searches (two and four players), as connect4 keeps its
+# The transposition table (tt) of both searches (two and four players), as connect4 keeps its
 # TranspositionTable apart from its Solver.
 #
 # A position's key is two 64-bit words (two players: the packed position and 0; four players:
@@ -6,12 +6,12 @@
 # position. Buckets of two entries: slot 0 keeps the deepest result of the current search,
 # slot 1 takes everything else. An entry takes 32 bytes and the table is aligned to 64, so
 # that a bucket is one cache line: a probe costs one miss. Mate scores are stored relative to the node (_mate.pxd
-# to_table), so that an entry stays right wherever the position recurs.
+# node_relative), so that an entry stays right wherever the position recurs.
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memset
 
-from .._rules cimport mix64
-from ._mate cimport EXACT, LOWER, UPPER, from_table, table_buckets, to_table
+from ..rules._rules cimport mix64
+from ._mate cimport EXACT, LOWER, UPPER, root_relative, bucket_count, node_relative
 
 cdef enum:
     NO_BOUND = 0                # an entry that keeps only a best move (a path-dependent result)
@@ -44,7 +44,7 @@ cdef extern from *:
     void* quixo_aligned_alloc(size_t size) nogil
     void quixo_aligned_free(void* p) nogil
 
-cdef struct Table:
+cdef struct TranspositionTable:
     Entry* entries
     uint64_t bucket_mask
     uint64_t size               # entries
@@ -54,13 +54,13 @@ cdef struct Table:
 cdef inline void* allocate_buckets(double mib, size_t bucket_bytes,
                                    uint64_t* buckets) noexcept nogil:
     """Room for the most buckets of `bucket_bytes` (a power of two of them) that fit in `mib`
-    MiB, aligned to a cache line (the proof search's table uses it too); NULL if the memory is
+    MiB, aligned to a cache line (the proof table uses it too); NULL if the memory is
     refused."""
-    buckets[0] = table_buckets(mib, bucket_bytes)
+    buckets[0] = bucket_count(mib, bucket_bytes)
     return quixo_aligned_alloc(buckets[0] * bucket_bytes)
 
 
-cdef inline int table_allocate(Table* t, double tt_mib) noexcept nogil:
+cdef inline int tt_allocate(TranspositionTable* t, double tt_mib) noexcept nogil:
     """Room for the most entries that fit in `tt_mib` MiB; -1 if the memory is refused."""
     cdef uint64_t buckets
     t.entries = <Entry*>allocate_buckets(tt_mib, 2 * sizeof(Entry), &buckets)
@@ -68,25 +68,25 @@ cdef inline int table_allocate(Table* t, double tt_mib) noexcept nogil:
         return -1
     t.size = buckets * 2
     t.bucket_mask = buckets - 1
-    table_clear(t)
+    tt_clear(t)
     return 0
 
 
-cdef inline void table_free(Table* t) noexcept nogil:
+cdef inline void tt_free(TranspositionTable* t) noexcept nogil:
     quixo_aligned_free(t.entries)
     t.entries = NULL
 
 
-cdef inline void table_clear(Table* t) noexcept nogil:
+cdef inline void tt_clear(TranspositionTable* t) noexcept nogil:
     memset(t.entries, 0, t.size * sizeof(Entry))
     t.generation = 0
 
 
-cdef inline void table_new_search(Table* t) noexcept nogil:
+cdef inline void tt_new_search(TranspositionTable* t) noexcept nogil:
     t.generation += 1
 
 
-cdef inline Entry* table_probe(Table* t, uint64_t low, uint64_t high) noexcept nogil:
+cdef inline Entry* tt_probe(TranspositionTable* t, uint64_t low, uint64_t high) noexcept nogil:
     """The entry of the position keyed (low, high), or NULL. Keys have low < 2**64 - 1."""
     cdef Entry* bucket = &t.entries[2 * (mix_key(low, high) & t.bucket_mask)]
     low += 1
@@ -97,8 +97,8 @@ cdef inline Entry* table_probe(Table* t, uint64_t low, uint64_t high) noexcept n
     return NULL
 
 
-cdef inline void table_store(Table* t, uint64_t low, uint64_t high, int depth, int ply,
-                             int score, int bound, int move) noexcept nogil:
+cdef inline void tt_store(TranspositionTable* t, uint64_t low, uint64_t high, int depth, int ply,
+                          int score, int bound, int move) noexcept nogil:
     cdef Entry* bucket = &t.entries[2 * (mix_key(low, high) & t.bucket_mask)]
     cdef Entry* slot
     low += 1
@@ -109,20 +109,20 @@ cdef inline void table_store(Table* t, uint64_t low, uint64_t high, int depth, i
         slot = &bucket[1]
     slot.low = low
     slot.high = high
-    slot.score = <int16_t>to_table(score, ply)
+    slot.score = <int16_t>node_relative(score, ply)
     slot.depth = <int8_t>depth
     slot.bound = <uint8_t>bound
     slot.move = <uint16_t>move
     slot.generation = t.generation
 
 
-cdef inline bint table_cutoff(const Entry* entry, int depth, int ply, int alpha, int beta,
-                              int* score) noexcept nogil:
-    """Whether a table entry deep enough settles the node within (alpha, beta); `score`
+cdef inline bint tt_cutoff(const Entry* entry, int depth, int ply, int alpha, int beta,
+                           int* score) noexcept nogil:
+    """Whether an entry deep enough settles the node within (alpha, beta); `score`
     receives its score, made relative to the root."""
     if entry == NULL or ply == 0 or entry.depth < depth:
         return False
-    score[0] = from_table(entry.score, ply)
+    score[0] = root_relative(entry.score, ply)
     return (entry.bound == EXACT or (entry.bound == LOWER and score[0] >= beta)
             or (entry.bound == UPPER and score[0] <= alpha))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .baseboard import BaseBoard, check_board
-from .limits import check_perft_depth, check_threads
+from ..limits import check_perft_depth, check_threads
 
 
 def perft(board: BaseBoard, depth: int, *, threads: int = 0) -> int:
