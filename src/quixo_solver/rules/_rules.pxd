@@ -69,12 +69,20 @@ cdef const Geometry* geometry_of(int size) noexcept nogil
 
 
 cdef inline bint has_line(const Geometry* g, mask_t cubes) noexcept nogil:
-    """Whether `cubes` fill a line. Squares are rank-major (geometry.square), so after
-    `full &= cubes >> k` for k = 1 .. N - 1 the bit of a rank's first square is set only if
-    the rank is full, and with shifts by k * N the bit of a file's square on the first rank
-    only if the file is: every rank and file at once (lines: ranks, files, then the two
-    diagonals, geometry.lines)."""
-    cdef int n = g.size, k
+    """Whether `cubes` fill a line (lines_filled, with the size a constant on 5x5, where the
+    compiler then unrolls its shifts: the searches call this at every node)."""
+    if g.size == 5:
+        return lines_filled(g, cubes, 5)
+    return lines_filled(g, cubes, g.size)
+
+
+cdef inline bint lines_filled(const Geometry* g, mask_t cubes, int n) noexcept nogil:
+    """Whether `cubes` fill a line of the n x n board. Squares are rank-major
+    (geometry.square), so after `full &= cubes >> k` for k = 1 .. n - 1 the bit of a rank's
+    first square is set only if the rank is full, and with shifts by k * n the bit of a file's
+    square on the first rank only if the file is: every rank and file at once (lines: ranks,
+    files, then the two diagonals, geometry.lines)."""
+    cdef int k
     cdef mask_t ranks = cubes, files = cubes
     for k in range(1, n):
         ranks &= cubes >> k
