@@ -11,6 +11,7 @@ import time
 import pytest
 
 from quixo_solver.tablebase import build, checkpoint, files, journal, pair_solver, plan
+from quixo_solver.tablebase.build_progress import place_label
 from quixo_solver.tablebase.checkpoint import CheckpointError, Checkpoints, Place
 
 
@@ -87,6 +88,16 @@ def test_places_follow_the_order_of_the_kernel_calls():
              Place.of("propagate", 0, 2, 0)]
     assert sorted(order) == order
     assert checkpoint.START < order[0]
+
+
+def test_the_progress_line_says_how_far_the_step_under_way_is():
+    """A long step (the pull of a large pair runs for tens of minutes) shows its share done."""
+    unit = largest(5, 8)
+    (a, b), (c, d) = unit.classes
+    assert place_label(unit, Place.of("pull", 1, 0, 50), -1, 200) == (
+        f"{unit}: class ({c}, {d}) pull 25%")
+    assert place_label(unit, Place.of("propagate", 0, 7, 200), 30, 200) == (
+        f"{unit}: ply 7/31 100%")
 
 
 def test_a_damaged_or_foreign_checkpoint_is_set_aside_and_the_pair_solved_afresh(tables,

@@ -18,13 +18,15 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60}m{seconds % 60:02d}s"
 
 
-def place_label(unit: plan.Unit, place: Place, longest: int) -> str:
+def place_label(unit: plan.Unit, place: Place, longest: int, chunks: int) -> str:
     """Where a pair's solve stands, in words: its first steps, or the pass and the most plies
-    assigned yet (passes run until they pass it)."""
+    assigned yet (passes run until they pass it); then how far the step under way is (the
+    pull of a large pair runs for tens of minutes)."""
     a, b = unit.classes[place.side]
+    done = f" {100 * place.chunk // max(chunks, 1)}%"
     if place.stage == 0:
-        return f"{unit}: class ({a}, {b}) {KERNELS[place.kernel]}"
-    return f"{unit}: ply {place.plies}/{longest + 1}"
+        return f"{unit}: class ({a}, {b}) {KERNELS[place.kernel]}{done}"
+    return f"{unit}: ply {place.plies}/{longest + 1}{done}"
 
 
 class BuildProgress(Progress):
@@ -43,8 +45,8 @@ class BuildProgress(Progress):
         self.label = f"{unit}"
         self.draw()
 
-    def step(self, unit: plan.Unit, place: Place, longest: int) -> None:
-        self.label = place_label(unit, place, longest)
+    def step(self, unit: plan.Unit, place: Place, longest: int, chunks: int) -> None:
+        self.label = place_label(unit, place, longest, chunks)
         self.draw()
 
     def finish(self, unit: plan.Unit, solved: bool) -> None:
@@ -69,5 +71,5 @@ class BuildProgress(Progress):
         bar = "#" * int(20 * fraction)
         self.stream.write(
             f"\r[{bar:<20}] {100 * fraction:5.1f}% {self.done / 1e9:.2f}/{self.total / 1e9:.2f}"
-            f" G entries, {rate / 1e6:.2f} M/s {eta} | {self.label:<36.36}")
+            f" G entries, {rate / 1e6:.2f} M/s {eta} | {self.label:<42.42}")
         self.stream.flush()

@@ -48,13 +48,14 @@ SLICE_CHUNKS = 1 << 14
 
 
 def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], CompressedTable],
-               threads: int, on_step: Callable[[Place, int], None] | None = None, *,
+               threads: int, on_step: Callable[[Place, int, int], None] | None = None, *,
                checkpoints: Checkpoints | None = None, slice_chunks: int = SLICE_CHUNKS,
                on_resume: Callable[[Place], None] | None = None
                ) -> dict[tuple[int, int], npt.NDArray[np.uint16]]:
     """Solve one pair in memory, given the tables it needs (opened, files.open_table);
     returns each class's values. The kernel calls run `slice_chunks` chunks at a time; after
-    each slice `on_step` hears where the solve stands and the most plies so far, and
+    each slice `on_step` hears where the solve stands, the most plies so far and the chunks of
+    the kernel call under way, and
     `checkpoints` may save the state (or stop the solve: checkpoint.BudgetSpent). A solve
     with `checkpoints` resumes from the state they hold (and tells `on_resume` where)."""
     def new_sides() -> list[_retro.ClassSide]:
@@ -90,7 +91,7 @@ def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], CompressedTable],
             if checkpoints is not None:
                 checkpoints.reached(sides, place, longest)
             if on_step is not None:
-                on_step(place, longest)
+                on_step(place, longest, chunks)
 
     for i, side in enumerate(sides):
         run("mark", i, 0, side.chunks, partial(_retro.mark, side, threads))
@@ -106,7 +107,7 @@ def solve_unit(unit: plan.Unit, inputs: dict[tuple[int, int], CompressedTable],
 
 
 def solve_in_folder(directory: Path, unit: plan.Unit, threads: int, *, recheck: bool = False,
-                    on_step: Callable[[Place, int], None] | None = None,
+                    on_step: Callable[[Place, int, int], None] | None = None,
                     checkpoint_seconds: float | None = DEFAULT_SECONDS,
                     deadline: float | None = None, slice_chunks: int = SLICE_CHUNKS,
                     on_resume: Callable[[Place], None] | None = None) -> bool:
