@@ -49,7 +49,7 @@ def solve(folder, unit, *, stop_after_steps=None, slice_chunks=2, resumed=None):
                         checkpoint.inputs_identity(inputs), every=0)
     steps = []
 
-    def step(place, longest):
+    def step(place, longest, chunks):
         steps.append(place)
         if stop_after_steps is not None and len(steps) == stop_after_steps:
             raise Stop
