@@ -1,6 +1,6 @@
 """What the layer tests of both packages share: which of a package's modules a module imports,
-and the imports that go up from a module's layer (a layer is a folder, or a module at the
-package's root)."""
+the imports that go up from a module's layer (a layer is a folder, or a module at the
+package's root), and the circles of imports among its modules (inside a layer too)."""
 import ast
 from pathlib import Path
 
@@ -24,10 +24,8 @@ def imported(package, path):
                 target = node.module.split(".")[1:]
             else:
                 continue
-            if target:
-                yield target
-            else:                                   # from . import a, b
-                yield from ([alias.name] for alias in node.names)
+            # `from X import a`: a is a module of X or a name in it (module_file tells)
+            yield from (target + [alias.name] for alias in node.names)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == package.name and "." in alias.name:
@@ -43,3 +41,42 @@ def upward_imports(package: Path, layers, modules):
             if layer_of(layers, target) > own:
                 found.append(f"{path.relative_to(package)} imports {'.'.join(target)}")
     return found
+
+
+def module_file(package: Path, parts):
+    """The file of the module that `parts` (an imported name under `package`) lies in: the
+    longest prefix of `parts` that is a module (Python or Cython) or a folder (its __init__.py)."""
+    parts = list(parts)
+    while parts:
+        place = package.joinpath(*parts)
+        for suffix in (".py", ".pyx"):
+            if place.with_suffix(suffix).is_file():
+                return place.with_suffix(suffix)
+        if (place / "__init__.py").is_file():
+            return place / "__init__.py"
+        parts.pop()
+    return package / "__init__.py"
+
+
+def import_circles(package: Path, modules):
+    """Every circle of imports among `modules` (imports inside functions count: they tie the
+    two modules as much), each as the list of its modules' paths under `package`."""
+    arrows = {path: {module_file(package, target) for target in imported(package, path)} - {path}
+              for path in modules}
+    circles, on_path, done = [], [], set()
+
+    def walk(path):
+        on_path.append(path)
+        for target in sorted(arrows[path]):
+            if target in on_path:
+                circle = on_path[on_path.index(target):]
+                circles.append([str(module.relative_to(package)) for module in circle])
+            elif target not in done and target in arrows:
+                walk(target)
+        on_path.pop()
+        done.add(path)
+
+    for path in sorted(arrows):
+        if path not in done:
+            walk(path)
+    return circles

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_engine(commands)
     add_tablebase(commands)
     add_serve(commands)
+    # the web API reads its queries with this same parser: `quixo serve` hands it over
+    parser.set_defaults(command_line=parser)
     return parser
 
 

@@ -98,8 +98,6 @@ def add_serve(commands: arguments.Commands) -> None:
 
 
 def command_serve(args: argparse.Namespace) -> None:
-    from .cli import build_parser     # the whole command line: the API reads its queries by it
-
     try:
         import starlette  # noqa: F401  (the web extra, checked before anything starts)
         import uvicorn  # noqa: F401
@@ -118,5 +116,5 @@ def command_serve(args: argparse.Namespace) -> None:
             options[name] = getattr(args, option)
     qwixx = Path(args.qwixx_dir).expanduser() if args.qwixx_dir else None
     settings = Settings(tablebase_folder(args), qwixx, check_tables=args.check_tables, **options)
-    serve(settings, build_parser(), args.host, args.port, open_browser=args.open,
+    serve(settings, args.command_line, args.host, args.port, open_browser=args.open,
           access_log=args.access_log)
