@@ -3,7 +3,7 @@ benchmarks/data/judge-5x5-6-7-blanks.txt (draw_judge_positions.py: 500 with 6 bl
 7, from seeded random play), each engine asked once per position, as `quixo judge` does:
 
     python benchmarks/engine_accuracy.py --dir TABLES [--only NAMES] [--legacy-tree SRC]
-        [--positions FILE] [--limit N] [--out FILE]
+        [--positions FILE] [--blanks LIST] [--limit N] [--out FILE]
 
 Engines (names for --only, comma-separated; default all):
 - today-0.01s, today-0.1s, today-1s: this package's search without tables at 0.01, 0.1 and 1
@@ -22,7 +22,9 @@ object, a 95% interval of its error rate (Wilson), its moves and errors position
 and for every two engines the difference of their error rates on the same positions with a
 paired 95% interval. Each run adds its engines to the results file (default
 benchmarks/results/engine-accuracy-5x5-6-7-blanks.json), so the engines may be measured in
-several runs; the machine's cores and load are recorded with each engine.
+several runs; the machine's cores and load are recorded with each engine. --blanks keeps only
+the positions with those numbers of blanks (the figures at 6 and at 7 blanks are then two
+files, each judged as soon as its level is built).
 """
 import argparse
 import json
@@ -118,11 +120,15 @@ def measure(name, setting, boards, tablebase, positions_file, directory, tree):
     return row
 
 
+def blanks_of(board):
+    return 25 - bin(board.x_cubes | board.o_cubes).count("1")
+
+
 def judgeable_by_blanks(boards, tablebase):
     """For each number of blanks, the positions whose class the tables hold and all."""
     counts = {}
     for board in boards:
-        blanks = 25 - bin(board.x_cubes | board.o_cubes).count("1")
+        blanks = blanks_of(board)
         held, total = counts.get(str(blanks), (0, 0))
         counts[str(blanks)] = (held + (tablebase.get(board) is not None), total + 1)
     return {blanks: {"in_tables": held, "positions": total}
@@ -136,6 +142,8 @@ def main():
     parser.add_argument("--legacy-tree", default=DEFAULT_TREE,
                         help="src folder of the built 33b5858 tree (default %(default)s)")
     parser.add_argument("--positions", default=str(POSITIONS))
+    parser.add_argument("--blanks", default=None,
+                        help="only the positions with these numbers of blanks, comma-separated")
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--out", default=str(RESULTS))
     args = parser.parse_args()
@@ -144,17 +152,23 @@ def main():
     unknown = [name for name in names if name not in table]
     if unknown:
         parser.error(f"unknown engine {unknown[0]!r}: choose among {', '.join(table)}")
-    boards = read_positions(args.positions)[:args.limit]
+    boards = read_positions(args.positions)
+    if args.blanks is not None:
+        wanted = {int(blanks) for blanks in args.blanks.split(",")}
+        boards = [board for board in boards if blanks_of(board) in wanted]
+    boards = boards[:args.limit]
     tablebase = open_tables(args.dir, {5})
     out = Path(args.out)
     results = json.loads(out.read_text()) if out.exists() else {"engines": {}}
     results.update(positions=os.path.relpath(args.positions, HERE.parent),
-                   positions_count=len(boards),
+                   blanks=args.blanks and sorted(wanted), positions_count=len(boards),
                    positions_in_tables=judgeable_by_blanks(boards, tablebase),
                    tables="TABLES: the 5x5 tables (classes not built are not judged)")
     for name in names:
         row = measure(name, table[name], boards, tablebase,
                       os.path.relpath(args.positions, HERE.parent), args.dir, args.legacy_tree)
+        if args.blanks is not None:     # quixo judge takes the whole file: say which part
+            row["command"] += f"  (its {len(boards)} positions with {args.blanks} blanks)"
         results["engines"][name] = row
         print(f"{name}: {row['errors']} errors in {row['judged']} judged moves "
               f"({100 * (row['error_rate'] or 0):.2f}%, 95% {row['error_rate_interval_95']}), "
