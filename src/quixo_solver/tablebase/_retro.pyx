@@ -106,6 +106,13 @@ cdef struct External:
     bint draw             # some child is a draw
 
 
+cdef inline int take_lowest_square(mask_t* squares) noexcept nogil:
+    """The lowest square of the non-empty *squares, taken out of it: a walk over a mask."""
+    cdef int square = quixo_ctz32(squares[0])
+    squares[0] &= squares[0] - 1
+    return square
+
+
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
                                       const TableReader* children,
                                       SegmentCache* cache) noexcept nogil:
@@ -120,8 +127,7 @@ cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t op
     found.longest_win = -1
     found.draw = False
     while sources:
-        square = quixo_ctz32(sources)
-        sources &= sources - 1
+        square = take_lowest_square(&sources)
         last = g.source_first_move[square] + g.source_move_count[square]
         for move in range(g.source_first_move[square], last):
             play(g, move, mover, opponent, &child_mover, &child_opponent)
@@ -367,53 +373,53 @@ cdef inline Py_ssize_t _checked_range(Py_ssize_t first, Py_ssize_t last,
     return last - first
 
 
+cdef enum ChunkStep:
+    MARK_STEP, PULL_STEP, SETTLE_STEP
+
+
+cdef _run_step(ChunkStep step, ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
+    """Chunks first .. last - 1 through one step of `initialise`, without the GIL and
+    stoppable by Ctrl-C. Returns the largest plies assigned (-1 if none)."""
+    cdef Py_ssize_t chunks = side.external_chunks if step == PULL_STEP else side.chunks
+    cdef int32_t[::1] longest = np.full(
+        max(1, _checked_range(first, last, chunks)), -1, dtype=np.int32)
+    cdef SegmentCache* caches = side.thread_caches(threads) if step == SETTLE_STEP else NULL
+    watch_interrupts()
+    try:
+        with nogil:
+            if step == MARK_STEP:
+                _mark_terminals_and_count_moves(side, threads, first, last, longest)
+            elif step == PULL_STEP:
+                _pull_external(side, threads, first, last, longest)
+            else:
+                _settle_positions_without_own_border_cubes(side, threads, caches, first, last,
+                                                           longest)
+    finally:
+        stop_watching()
+    if step != MARK_STEP:
+        side.check_children()
+    return _longest(longest)
+
+
 def mark(ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
     """Step 1a on chunks first .. last - 1 of the class: holes, the positions the rules
     decide (0 plies), and every other entry's count of moves. Returns the largest plies
     assigned (-1 if none)."""
-    cdef int32_t[::1] longest = np.full(
-        max(1, _checked_range(first, last, side.chunks)), -1, dtype=np.int32)
-    watch_interrupts()
-    try:
-        with nogil:
-            _mark_terminals_and_count_moves(side, threads, first, last, longest)
-    finally:
-        stop_watching()
-    return _longest(longest)
+    return _run_step(MARK_STEP, side, threads, first, last)
 
 
 def pull(ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
     """Step 1b on chunks first .. last - 1 of the next class (its `external_chunks`): their
     entries told to the parents that took a blank (after `mark` on every chunk). Returns the
     largest plies assigned (-1 if none)."""
-    cdef int32_t[::1] longest = np.full(
-        max(1, _checked_range(first, last, side.external_chunks)), -1, dtype=np.int32)
-    watch_interrupts()
-    try:
-        with nogil:
-            _pull_external(side, threads, first, last, longest)
-    finally:
-        stop_watching()
-    side.check_children()
-    return _longest(longest)
+    return _run_step(PULL_STEP, side, threads, first, last)
 
 
 def settle(ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
     """Step 1c on chunks first .. last - 1 of the class (after `pull` on every chunk): the
     entries with no internal move settled from their external children. Returns the largest
     plies assigned (-1 if none)."""
-    cdef int32_t[::1] longest = np.full(
-        max(1, _checked_range(first, last, side.chunks)), -1, dtype=np.int32)
-    cdef SegmentCache* caches = side.thread_caches(threads)
-    watch_interrupts()
-    try:
-        with nogil:
-            _settle_positions_without_own_border_cubes(side, threads, caches, first, last,
-                                                       longest)
-    finally:
-        stop_watching()
-    side.check_children()
-    return _longest(longest)
+    return _run_step(SETTLE_STEP, side, threads, first, last)
 
 
 cdef void _mark_terminals_and_count_moves(ClassSide side, int threads, Py_ssize_t first,
@@ -487,8 +493,7 @@ cdef inline int _moves_into_decided_children(const Geometry* g, mask_t mover,
     else:
         return 0
     while sources:
-        square = quixo_ctz32(sources)
-        sources &= sources - 1
+        square = take_lowest_square(&sources)
         last = g.source_first_move[square] + g.source_move_count[square]
         for move in range(g.source_first_move[square], last):
             play(g, move, mover, opponent, &child_mover, &child_opponent)
@@ -511,8 +516,7 @@ cdef inline int _parents(const Geometry* g, mask_t mover, mask_t opponent, bint 
     # the parent's cube entered at a target that now shows the parent's symbol
     cdef mask_t targets = opponent & (g.edges | g.corners)
     while targets:
-        square = quixo_ctz32(targets)
-        targets = targets & (targets - 1)
+        square = take_lowest_square(&targets)
         last = g.target_first_move[square] + g.target_move_count[square]
         for slot in range(g.target_first_move[square], last):
             move = g.target_moves[slot]
