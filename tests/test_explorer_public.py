@@ -4,6 +4,7 @@ gzip, CORS, the per-client rate limit and the access log."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import http.client
 import json
 import time
@@ -79,6 +80,8 @@ def test_health_and_the_tables_served(server, tables):
     row = next(row for row in listing["files"] if row["name"] == "quixo4x4-00-00.qtb")
     assert (row["size"], row["mover"], row["opponent"]) == (4, 0, 0)
     assert row["win"] + row["draw"] + row["loss"] == 1
+    assert row["sha256"] == hashlib.sha256((tables / row["name"]).read_bytes()).hexdigest()
+    assert listing == exchange(server, "GET", "/tables/MANIFEST.json").json()
 
 
 def test_a_batch_probe_answers_each_position_in_order(server):
@@ -107,6 +110,34 @@ def test_the_mainline_is_the_tables_line_of_best_play(server, tables):
     missing = exchange(server, "GET", "/api/v1/quixo/mainline?" + query(
         "....O/...../...../...../..... X"))
     assert missing.status == 404 and "error" in missing.json()
+
+
+def test_a_line_that_ends_where_the_tables_end_is_not_kept(tables, tmp_path):
+    """A won 5x5 position of 12 cubes each whose first best move takes the blank: without the
+    class that move leads to, the line ends at once; once the table is added to the folder it
+    goes to the end, so the first answer carries no-cache and the server answers anew."""
+    position = "XOOXX/OXXXO/OXOXO/.XOOO/XOOXX X"
+    board = Board(position)
+    with Tablebase(tables) as tablebase:
+        line = [str(move) for move in tablebase.best_line(board)]
+    board.push(line[0])
+    assert (board.mover_cubes.bit_count(), board.opponent_cubes.bit_count()) == (12, 13)
+    cut = {"quixo5x5-12-13.qtb", "quixo5x5-13-12.qtb"}
+    folder = tmp_path / "cut"
+    folder.mkdir()
+    for table in tables.glob("quixo5x5-*.qtb"):
+        if table.name not in cut:
+            (folder / table.name).symlink_to(table)
+    path = "/api/v1/quixo/mainline?" + query(position)
+    with running_server(folder, "--rate-limit", "0") as url:
+        partial = exchange(url, "GET", path)
+        assert partial.json()["complete"] is False and partial.json()["moves"] == []
+        assert partial.headers["cache-control"] == "no-cache"
+        for name in cut:
+            (folder / name).symlink_to(tables / name)
+        whole = exchange(url, "GET", path)
+        assert whole.json()["complete"] is True and whole.json()["moves"] == line
+        assert whole.headers["cache-control"] == "public, max-age=2592000"
 
 
 def test_exact_answers_carry_an_etag_and_a_long_cache_control(server):

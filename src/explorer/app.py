@@ -196,7 +196,8 @@ class Explorer:
         self.settings = settings
         self.state = state or SharedState.of(settings)
         self.tablebase = self.state.tablebase or Tablebase(settings.directory)
-        self.tables = ServedTables(settings.directory)
+        self.table_folder = TableFolder(settings.directory)   # /tables/ and /api/v1/tables
+        self.tables = ServedTables(self.table_folder)
         self.limiter = self.state.limiter
         self.tables_checked = threading.Event()     # --check-tables: set when done
         if self.state.tables_checked:
@@ -280,15 +281,24 @@ class Explorer:
     async def on_exact_worker(self, job: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.exact_worker, job)
 
-    async def exact(self, request: Request, kind: str,
-                    answer: Callable[[], dict[str, Any]]) -> Response:
+    async def exact(self, request: Request, kind: str, answer: Callable[[], dict[str, Any]],
+                    lasts: Callable[[dict[str, Any]], bool] = lambda body: True) -> Response:
         """An answer that never changes, from the cache or made by `answer()` (on the exact
-        answers' thread) and kept."""
+        answers' thread) and kept; one that `lasts` says may change (a line that ends where
+        the tables end: more tables take it further) is neither kept nor cached for long."""
         key = (kind, request.scope["query_string"])
         cached = self.quixo.cache.get(key)
         if cached is None:
             compress = accepts_gzip(request)
-            cached = await self.on_exact_worker(lambda: Encoded.of(answer(), compress))
+
+            def make() -> tuple[Encoded, bool]:
+                body = answer()
+                return Encoded.of(body, compress), lasts(body)
+
+            made, lasting = await self.on_exact_worker(make)
+            if not lasting:
+                return cached_response(request, made, NO_CACHE)
+            cached = made
             self.quixo.cache.put(key, cached)
         return cached_response(request, cached)
 
@@ -327,7 +337,7 @@ class Explorer:
 
     async def quixo_mainline(self, request: Request) -> Response:
         return await self.exact(request, "mainline", lambda: self.quixo.mainline(
-            self.quixo.position_of(query_pairs(request))))
+            self.quixo.position_of(query_pairs(request))), lasts=lambda line: line["complete"])
 
     async def quixo_position(self, request: Request) -> Response:
         return await self.exact(request, "position",
@@ -490,7 +500,7 @@ def create_app(settings: Settings, quixo_parser: argparse.ArgumentParser,
         Route("/api/v1/qwixx/value", endpoint(explorer.qwixx_value)),
         Route("/api/v1/qwixx/advise", endpoint(explorer.qwixx_advise)),
         Route("/api/v1/qwixx/track", endpoint(explorer.qwixx_track), methods=["POST"]),
-        *TableFolder(settings.directory).routes(),
+        *explorer.table_folder.routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: method_not_allowed,

@@ -1,13 +1,12 @@
-"""The tables the server serves: `GET /api/v1/tables`, a manifest of them (SPEC "Tables on
-the web"), and the check of all of them at start-up (`quixo serve --check-tables`).
+"""The tables the server serves: `GET /api/v1/tables`, their manifest (SPEC "Tables on the
+web"), and the check of all of them at start-up (`quixo serve --check-tables`).
 
-The listing is made from the table files' checked headers (name, bytes, format, size, mover,
-opponent and the class counts), not from their contents: it lists a big folder in
-milliseconds and never reads a file whole, so it carries no SHA-256 (the mirror's
-`/tables/MANIFEST.json`, tables.py, hashes the files, which takes minutes on a big folder:
-a remote tablebase asks this listing, and a download that one). It is
-made again when the folder changes (a table added while the server runs); a file whose header
-does not check out is left out.
+The listing is the manifest of `/tables/MANIFEST.json` (tables.py: every table file whose
+header checks out, with its SHA-256): a file is hashed once, when it is new or has changed,
+and the folder's own MANIFEST.json (`quixo tablebase manifest`) is taken for the files not
+changed since it was written, so a big folder written with its manifest is listed at once
+(without it, the first listing hashes every file: minutes on the whole 5x5 game). The listing
+is kept until the folder changes (a table added while the server runs).
 
 `check_all_tables` reads every block of every table once and checks it against its checksum,
 on a thread while the server serves: a damaged table is reported at once rather than when a
@@ -17,14 +16,16 @@ benchmarks/tablebase_service_load.py, most of a fresh server's time on random po
 """
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from quixo_solver.tablebase import Tablebase, TablebaseError, manifest
 from solverkit.version import __version__
+
+from .tables import TableFolder
 
 log = logging.getLogger("explorer")
 
@@ -32,8 +33,8 @@ log = logging.getLogger("explorer")
 class ServedTables:
     """The listing of one folder, kept until the folder changes."""
 
-    def __init__(self, directory: Path) -> None:
-        self.directory = Path(directory)
+    def __init__(self, folder: TableFolder) -> None:
+        self.folder = folder
         self._lock = threading.Lock()
         self._seen: tuple[int, int] | None = None
         self._listing: dict[str, Any] = {}
@@ -41,36 +42,19 @@ class ServedTables:
     def listing(self) -> dict[str, Any]:
         """{"manifest": 1, "written_by": VERSION, "files": [...]} of the folder now."""
         try:
-            status = self.directory.stat()
+            status = self.folder.directory.stat()
             seen = (status.st_mtime_ns, status.st_ino)
         except OSError:
             seen = None
         with self._lock:
             if seen is None or seen != self._seen:
-                self._listing = {"manifest": manifest.MANIFEST_VERSION, "written_by": __version__,
-                                 "files": table_entries(self.directory)}
+                try:
+                    self._listing = json.loads(self.folder.manifest_bytes())
+                except (TablebaseError, OSError):       # no folder: nothing served
+                    self._listing = {"manifest": manifest.MANIFEST_VERSION,
+                                     "written_by": __version__, "files": []}
                 self._seen = seen
             return self._listing
-
-
-def table_entries(directory: Path) -> list[dict[str, Any]]:
-    """The entry of every table file of the folder with a sound header, sorted by name (the
-    manifest's fields but its SHA-256)."""
-    try:
-        found = manifest.table_files(directory)
-    except (TablebaseError, OSError):
-        return []
-    entries = []
-    for path, (size, mover, opponent) in found:
-        try:
-            version, header, length = manifest.header_counts(path, (size, mover, opponent))
-        except (TablebaseError, OSError) as error:
-            log.warning("not listed: %s", error)
-            continue
-        entries.append({"name": path.name, "bytes": length, "format": version,
-                        "size": size, "mover": mover, "opponent": opponent,
-                        "win": header.wins, "draw": header.draws, "loss": header.losses})
-    return entries
 
 
 def check_all_tables(tablebase: Tablebase, stop: threading.Event,
@@ -81,14 +65,20 @@ def check_all_tables(tablebase: Tablebase, stop: threading.Event,
     after, share it)."""
     started = time.perf_counter()
     checked = damaged = 0
-    for entry in sorted(table_entries(tablebase.directory), key=lambda row: row["bytes"]):
+    try:
+        found = [(path.stat().st_size, table_class)
+                 for path, table_class in manifest.table_files(tablebase.directory)]
+    except (TablebaseError, OSError) as error:
+        found = []
+        log.error("no tables: %s", error)
+    for length, table_class in sorted(found):
         if stop.is_set():
             return
         try:
-            table = tablebase.table(entry["size"], entry["mover"], entry["opponent"])
+            table = tablebase.table(*table_class)
             if check:
                 table.check_all()
-            checked += entry["bytes"]
+            checked += length
         except (TablebaseError, OSError) as error:
             damaged += 1
             log.error("damaged table: %s", error)
