@@ -24,19 +24,25 @@ class Progress:
             self.label = label
         self.draw()
 
+    # A terminal redrawn more often than this only flickers.
+    redraw_seconds = 0.1
+
     def draw(self, force: bool = False) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
-        if not force and now - self._last_draw < 0.1:
+        if not force and now - self._last_draw < self.redraw_seconds:
             return
         self._last_draw = now
-        fraction = min(self.done / self.total, 1.0)
+        self.stream.write("\r" + self.line(now, min(self.done / self.total, 1.0)))
+        self.stream.flush()
+
+    def line(self, now: float, fraction: float) -> str:
+        """The bar as drawn at `now`, `fraction` of the total done."""
         elapsed = now - self.started
         eta = f"{elapsed / fraction - elapsed:6.0f}s left" if fraction > 0.001 else ""
         bar = "#" * int(30 * fraction)
-        self.stream.write(f"\r[{bar:<30}] {100 * fraction:5.1f}% {eta} {self.label:<40.40}")
-        self.stream.flush()
+        return f"[{bar:<30}] {100 * fraction:5.1f}% {eta} {self.label:<40.40}"
 
     def close(self) -> None:
         if self.enabled:

@@ -33,6 +33,8 @@ class BuildProgress(Progress):
     """Entries of the units finished in this run count as done; the rate is theirs over the
     time the run has solved, and the ETA takes off the time the running unit has had."""
 
+    redraw_seconds = 0.5
+
     def __init__(self, todo: list[plan.Unit], label: str, *, stream: TextIO | None = None,
                  enabled: bool | None = None):
         super().__init__(sum(unit.entries for unit in todo), label, stream=stream,
@@ -55,21 +57,12 @@ class BuildProgress(Progress):
         self.advance(unit.entries, f"{unit} done" if solved else
                      f"{unit} built by another process")
 
-    def draw(self, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if not force and now - self._last_draw < 0.5:
-            return
-        self._last_draw = now
-        fraction = min(self.done / self.total, 1.0)
+    def line(self, now: float, fraction: float) -> str:
         left = self.total - self.done
         elapsed = now - self.started
         rate = self.solved_entries / elapsed if self.solved_entries and elapsed > 0 else 0.0
         eta = (f"ETA {_duration(left / rate - (now - self.unit_started))}" if rate and left
                else "")
         bar = "#" * int(20 * fraction)
-        self.stream.write(
-            f"\r[{bar:<20}] {100 * fraction:5.1f}% {self.done / 1e9:.2f}/{self.total / 1e9:.2f}"
-            f" G entries, {rate / 1e6:.2f} M/s {eta} | {self.label:<42.42}")
-        self.stream.flush()
+        return (f"[{bar:<20}] {100 * fraction:5.1f}% {self.done / 1e9:.2f}/{self.total / 1e9:.2f}"
+                f" G entries, {rate / 1e6:.2f} M/s {eta} | {self.label:<42.42}")
