@@ -316,8 +316,8 @@ def test_a_full_disk_is_refused_in_one_line_and_the_next_run_resumes(mirror, lis
     assert mirror.requests(BIG)[-1].range == f"bytes={FILE_SIZE_LIMIT}-"
 
 
-
-
+@pytest.mark.skipif(sys.platform == "win32", reason="a console's Ctrl-C is no signal "
+                    "another process can send on Windows")
 def test_ctrl_c_keeps_what_is_checked_and_the_next_run_resumes(mirror, listed, tmp_path):
     mirror.plan(BIG, Stall(25_000, 30.0))
     partial = tmp_path / (BIG + download.PARTIAL_SUFFIX)

@@ -21,7 +21,9 @@ from quixo_solver.tablebase import (BaseTablebase, MissingTableError, RemoteTabl
 from quixo_solver.tablebase.errors import (RemoteError, RemoteRateLimited, RemoteTimeout,
                                            RemoteUnreachable)
 
-from .explorer_server import free_port, running_server
+from .explorer_server import free_port, require, running_server
+
+require("starlette", "uvicorn")
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +174,24 @@ def test_the_command_line_probes_a_remote_server_as_the_local_tables(tables, ser
         answers.append(json.loads(run.stdout))
     assert answers[0] == answers[1]
     assert answers[0]["source"] == "tablebase" and answers[0]["pv"]
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_solve_and_analyze_answer_from_a_remote_server_as_from_the_local_tables(
+        tables, server, command):
+    """`--remote URL` in place of `--dir`: the same exact answer, every move's value and the
+    line (only the seconds may differ)."""
+    answers = []
+    for where in (["--dir", str(tables)], ["--remote", server]):
+        run = subprocess.run([sys.executable, "-m", "quixo_solver", command,
+                              "XX../O.O./..../.... X", "--json", *where], capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        answer = json.loads(run.stdout)
+        answer.pop("seconds", None)
+        answers.append(answer)
+    assert answers[0] == answers[1]
+    if command == "solve":
+        assert answers[0]["source"] == "tablebase" and answers[0]["plies"] == 11
+    else:
+        assert len(answers[0]["moves"]) == len(list(Board("XX../O.O./..../.... X").legal_moves))
