@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from .child_signals import RESTORE_SIGINT
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -43,7 +45,8 @@ def server_process(tables: Path, *options: str, qwixx_dir: Path | None = None,
         command += ["--qwixx-dir", str(qwixx_dir)]
     output = open(log, "w") if log else subprocess.DEVNULL
     process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               preexec_fn=RESTORE_SIGINT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120      # the 3x3 and 4x4 tables may be built first

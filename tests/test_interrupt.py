@@ -9,6 +9,8 @@ import pytest
 
 from quixo_solver.tablebase import build, files
 
+from .child_signals import RESTORE_SIGINT
+
 # POSIX only: Windows has no SIGINT to send to a child process (the Windows wheels skip these)
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send on Windows")
 
@@ -16,16 +18,11 @@ EMPTY_5 = "...../...../...../...../..... X"
 RUN = [sys.executable, "-m", "quixo_solver"]
 
 
-def default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _interrupt_after(argv, seconds, ready=lambda: True):
     """Start the command, wait until `ready()` (at most a minute), then `seconds` more, and
     press Ctrl-C: its exit status, how long it took to stop, its stdout and stderr."""
-    # a child of a background job inherits an ignored SIGINT: give it the default back
     process = subprocess.Popen(RUN + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, preexec_fn=default_sigint)
+                               text=True, preexec_fn=RESTORE_SIGINT)
     deadline = time.monotonic() + 60
     while not ready() and time.monotonic() < deadline:
         time.sleep(0.05)

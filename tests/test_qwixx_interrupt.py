@@ -11,19 +11,17 @@ import pytest
 
 from qwixx_stats.track.savefile import load_game
 
+from .child_signals import RESTORE_SIGINT
+
 # POSIX only: Windows has no SIGINT to send to a child process (the Windows wheels skip these)
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="no SIGINT to send on Windows")
-
-
-def default_sigint() -> None:          # a child started from a shell job may ignore SIGINT
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupt_after(argv, delay: float, ready: str = "") -> tuple:
     """Start `argv`, wait for the line `ready` (if given) and `delay` seconds, send SIGINT;
     returns the child, the seconds it took to end after the signal, its stdout and stderr."""
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=default_sigint)
+                             preexec_fn=RESTORE_SIGINT)
     before = child.stdout.readline() if ready else ""
     assert before == ready, child.communicate()
     time.sleep(delay)
@@ -80,7 +78,7 @@ def test_ctrl_c_in_the_tracker_says_where_the_game_is(tmp_path):
     child = subprocess.Popen([sys.executable, "-m", "qwixx_stats", "track", "--players", "2",
                               "--save", str(save)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=default_sigint)
+                             preexec_fn=RESTORE_SIGINT)
     child.stdin.write("3,4,6,1,2,5\nr -\n-\n")          # one whole turn, then nothing
     child.stdin.flush()
     deadline = time.monotonic() + 30

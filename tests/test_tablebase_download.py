@@ -21,6 +21,7 @@ from quixo_solver.tablebase.download import DownloadError, DownloadSettings
 from quixo_solver.tablebase.manifest import ManifestError
 
 from .explorer_server import free_port
+from .child_signals import RESTORE_SIGINT
 from .mirror_server import Cut, Flip, Stall, Status, Truncate, faulty_mirror
 from .refusals import assert_one_line
 
@@ -323,7 +324,8 @@ def test_ctrl_c_keeps_what_is_checked_and_the_next_run_resumes(mirror, listed, t
     partial = tmp_path / (BIG + download.PARTIAL_SUFFIX)
     child = subprocess.Popen([sys.executable, "-m", "quixo_solver", "tablebase", "download",
                               mirror.url, "--dir", str(tmp_path), "--jobs", "1"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=RESTORE_SIGINT)
     try:
         deadline = time.monotonic() + 60
         while not (partial.exists() and partial.stat().st_size == 25_000):
