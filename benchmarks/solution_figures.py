@@ -33,17 +33,6 @@ def first_moves(tablebase: Tablebase, size: int) -> dict:
                       for move, result in tablebase.probe_moves(board)]}
 
 
-def perfect_line(tablebase: Tablebase, position: str) -> list[str]:
-    """The moves of best play from `position` to the end: the winner's fastest, the loser's
-    slowest (probe_moves' first move; among equal ones, its order)."""
-    board, line = Board(position), []
-    while not board.is_game_over():
-        move = tablebase.best_move(board)
-        line.append(str(move))
-        board.push(move)
-    return line
-
-
 def longest_win(census: dict) -> dict:
     rows = [row for row in census["classes"] if row["longest_win"]]
     row = max(rows, key=lambda row: row["longest_win"]["plies"])
@@ -128,9 +117,13 @@ def classes_svg(size: int, classes: list[dict]) -> str:
 
 def markdown(size: int, figures: dict, census: dict) -> str:
     opening, longest = figures["empty_board"], figures["longest_win"]
-    lines = [f"The empty {size}x{size} board, first player to move: **{opening['value']}**.",
-             "", "| first move | value for the first player |", "|---|---|"]
-    lines += [f"| `{move['move']}` | {move['value']} |" for move in opening["moves"]]
+    lines = [f"The empty {size}x{size} board, first player to move: **{opening['value']}**. "
+             f"Its {len(opening['moves'])} first moves, best first:", "",
+             "| value for the first player | first moves |", "|---|---|"]
+    by_value: dict[str, list[str]] = {}      # probe_moves lists the best first
+    for move in opening["moves"]:
+        by_value.setdefault(move["value"], []).append(f"`{move['move']}`")
+    lines += [f"| {value} | {' '.join(moves)} |" for value, moves in by_value.items()]
     lines += ["", f"The longest win of the whole game: **{longest['plies']} plies**, in class "
               f"({longest['mover']}, {longest['opponent']}), "
               f"{longest['positions']:,} raw positions of that length. One of them, "
@@ -161,7 +154,8 @@ def main() -> None:
         parser.error(f"{args.census} was made without --decode")
     with Tablebase(args.dir) as tablebase:
         longest = longest_win(census)
-        longest["line"] = perfect_line(tablebase, longest["example"])
+        line = tablebase.best_line(Board(longest["example"]))
+        longest["line"] = [str(move) for move in line]
         figures = {"size": size, "empty_board": first_moves(tablebase, size),
                    "longest_win": longest}
     if len(longest["line"]) != longest["plies"]:
