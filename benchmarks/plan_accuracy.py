@@ -4,7 +4,7 @@
         [--out benchmarks/results/plan-accuracy.json]
 
 Runs the plan's calibration build (forecast.calibrate: the 5x5 classes with at most 1 blank,
-on one core), then solves each pair in memory from FOLDER's tables of the classes it needs
+on --threads threads, as `quixo tablebase plan --cores N` calibrates), then solves each pair in memory from FOLDER's tables of the classes it needs
 (nothing is written) on --threads threads, and prints, per pair, the plan's forecast of its
 wall time on that many cores beside the measured one, and the ratio. Run it with nothing else
 on the machine (the build paused): the forecast is a rate per core, the measurement is wall
@@ -34,9 +34,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    calibration = forecast.calibrate(threads=1)
-    print(f"calibration: {calibration.entries:,} entries in {calibration.seconds:.1f} s on 1 "
-          f"core ({calibration.throughput / 1e6:.2f} M entries per core-second)", flush=True)
+    calibration = forecast.calibrate(threads=args.threads)
+    print(f"calibration: {calibration.entries:,} entries in {calibration.seconds:.1f} s on "
+          f"{args.threads} threads ({calibration.throughput / 1e6:.2f} M entries per "
+          "core-second)", flush=True)
     rows = []
     for text in args.pairs:
         unit = plan.Unit(5, *map(int, text.split(",")))

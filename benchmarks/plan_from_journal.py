@@ -1,13 +1,15 @@
 """How well the plan's forecast predicts the pairs a real build solved (issue 38: within 25%).
 
     python benchmarks/plan_from_journal.py --journal FOLDER/BUILD-JOURNAL.jsonl \
-        [--throughput 3979981] [--fit-blanks 7] [--out benchmarks/results/plan-from-journal.json]
+        [--throughput 5665164] [--fit-blanks 7] [--skip 10,9 10,8 9,7] \
+        [--out benchmarks/results/plan-from-journal.json]
 
 Reads a build's journal (tablebase/journal.py: each pair's entries and CPU seconds) and compares
 each pair's CPU seconds with the forecast's time of the pair on one core
 (forecast.unit_seconds) at the calibration's throughput: measured with `quixo tablebase plan`'s
-calibration on the same machine, with nothing else running (default: the figure of
-benchmarks/results/plan-accuracy.json). CPU seconds, not wall time: the journal's pairs ran
+calibration on the same machine, on the cores the build used, with nothing else running
+(default: the calibration on both cores of the development machine, with the build paused,
+benchmarks/results/plan-5x5-2-cores.json). CPU seconds, not wall time: the journal's pairs ran
 beside other work, which stretched their wall time but not their CPU time much.
 
 It also fits the forecast's two constants (KNEE_LOG2, SLOWDOWN_PER_DOUBLING) again to the pairs
@@ -38,7 +40,7 @@ def fitted_constants(rows: list[dict], throughput: float) -> tuple[float, float]
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--journal", type=Path, required=True)
-    parser.add_argument("--throughput", type=float, default=3979981.0,
+    parser.add_argument("--throughput", type=float, default=5665164.0,
                         help="the calibration's entries per core-second")
     parser.add_argument("--fit-blanks", type=int, nargs="+", default=[7])
     parser.add_argument("--min-entries", type=int, default=5 * 10**7)

@@ -183,3 +183,27 @@ def test_the_plan_command_prints_units_critical_path_and_time():
     assert sum(chain[0]) == 25 and sum(chain[-1]) == 23
     assert 0 < found["critical_path"]["seconds"] <= found["estimated_seconds"]
     assert found["estimated_seconds"] <= sum(u["seconds"] for u in found["units"])
+
+
+@pytest.mark.parametrize("cores", [1, 2, 64])
+def test_the_plan_calibrates_on_the_cores_of_a_worker_at_most_the_machines(
+        cores, monkeypatch, capsys):
+    # Two threads share the memory bandwidth and solve fewer entries a core than one: the
+    # calibration runs on the threads a unit will run on, capped at the cores that exist.
+    from quixo_solver.frontends.cli import main
+
+    asked = []
+
+    def calibrate(threads=1):
+        asked.append(threads)
+        return forecast.Calibration(5, 1, 10**6, 1.0, threads)
+
+    monkeypatch.setattr(forecast, "calibrate", calibrate)
+    main(["tablebase", "plan", "--size", "3", "--cores", str(cores), "--json"])
+    import json
+
+    found = json.loads(capsys.readouterr().out)
+    threads = min(cores, os.cpu_count() or 1)
+    assert asked == [threads]
+    assert found["calibration"]["threads"] == threads
+    assert found["throughput_entries_per_core_second"] == 10**6 / threads

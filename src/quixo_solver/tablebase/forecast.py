@@ -23,12 +23,14 @@ CALIBRATION = (5, 1)     # the calibration build: the 5x5 classes with at most 1
 
 # An entry of a pair of 2**KNEE_LOG2 entries or fewer costs what the calibration measured; each
 # doubling of a pair beyond that adds SLOWDOWN_PER_DOUBLING of it (its arrays leave the caches,
-# and larger pairs have longer games: more passes). Fitted to the CPU seconds of the 5x5 pairs
-# of 7 blanks of the whole-game build's journal (nine pairs of 1e8-5.3e9 entries), it
-# predicted the CPU seconds of the 8-blank pairs of 1e9 entries or more within 10%
-# (benchmarks/plan_from_journal.py, benchmarks/results/plan-from-journal.json).
-KNEE_LOG2 = 26.8
-SLOWDOWN_PER_DOUBLING = 0.32
+# and larger pairs have longer games: more passes). Fitted to the CPU seconds of the six 5x5
+# pairs of 7 blanks of 1e8-3.9e9 entries that the whole-game build of 2026-12-05 solved
+# unstopped, against the calibration on both cores of the same machine. It predicted the CPU
+# seconds of every pair of 1e9 entries or more of 4 to 6 and 8 to 9 blanks, which it was not
+# fitted to, within 25% (benchmarks/plan_from_journal.py,
+# benchmarks/results/plan-from-journal.json).
+KNEE_LOG2 = 25.8
+SLOWDOWN_PER_DOUBLING = 0.30
 
 
 def size_slowdown(entries: int) -> float:
