@@ -4,11 +4,11 @@
         [--out benchmarks/results/plan-accuracy.json]
 
 Runs the plan's calibration build (forecast.calibrate: the 5x5 classes with at most 1 blank,
-on --threads threads, as `quixo tablebase plan --cores N` calibrates), then solves each pair in memory from FOLDER's tables of the classes it needs
-(nothing is written) on --threads threads, and prints, per pair, the plan's forecast of its
-wall time on that many cores beside the measured one, and the ratio. Run it with nothing else
-on the machine (the build paused): the forecast is a rate per core, the measurement is wall
-time.
+on --threads threads, as `quixo tablebase plan --cores N` calibrates), then solves each pair in
+memory from FOLDER's tables of the classes it needs (nothing is written) on --threads threads,
+and prints, per pair, the plan's forecast of its wall time on that many cores beside the
+measured one, and the ratio. Run it with nothing else on the machine (the build paused): the
+forecast is a rate per core, the measurement is wall time.
 """
 import argparse
 import json

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from typing import Any
@@ -16,6 +15,7 @@ from . import answers, arguments
 from .command_context import emit, open_tablebase, tablebase_folder
 from .. import tablebase as tb
 from ..errors import QuixoError
+from ..limits import check_threads
 from ..tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
 from ..tablebase.files import VERSION as TABLE_FORMAT
 from ..variants import parse_board
@@ -161,7 +161,7 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
         # On the threads a unit will run on (as many as this machine has): two threads share
         # the memory bandwidth, and each solves about a tenth fewer entries a second than one
         # thread alone does (5.7 against 6.3 M on the 2-core development machine).
-        calibration = forecast.calibrate(threads=min(args.cores, os.cpu_count() or 1))
+        calibration = forecast.calibrate(threads=min(args.cores, check_threads(0)))
         throughput = calibration.throughput
     memory = None if args.memory_per_worker is None else int(args.memory_per_worker * 2**30)
     try:
