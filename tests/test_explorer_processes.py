@@ -141,7 +141,8 @@ def test_the_search_slots_and_queue_are_the_whole_servers(tables):
         second.request("GET", path)                # ... the other's request waits for it
         wait_for_status(client, lambda status: status["queued"] == 1)
         status = client.get("/api/v1/status").json()
-        assert (status["busy"], status["queued"], status["processes"]) == (1, 1, 2)
+        assert (status["busy"], status["queued"], status["processes"],
+                status["processes_serving"]) == (1, 1, 2, 2)
         refused = client.get("/api/v1/quixo/solve?" + urllib.parse.urlencode(
             {"position": OPEN_5, "time": 1}))
         assert refused.status_code == 503 and int(refused.headers["retry-after"]) >= 1
@@ -193,6 +194,9 @@ def test_a_process_that_dies_is_replaced_and_every_process_stops_with_the_server
     output = tmp_path / "serve.log"
     with server_process(tables, "--processes", "2", "--access-log", "off",
                         log=output) as (server, url):
+        # A process that dies before it served stops the server (another would die the same
+        # way): kill one only once both serve.
+        wait_for_status(Client(url), lambda status: status["processes_serving"] == 2, 60)
         first = children_of(server.pid)
         os.kill(first[0], signal.SIGKILL)
         deadline = time.monotonic() + 30

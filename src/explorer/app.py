@@ -399,7 +399,8 @@ class Explorer:
                               "cache_hits": caches["cache_hits"],
                               "tables_checked": self.tables_checked.is_set(),
                               "rate_limited": self.limiter.refused,
-                              "processes": self.state.processes})
+                              "processes": self.state.processes,
+                              "processes_serving": caches["ready"]})
 
     def publish_counts(self) -> None:
         """This process's answer cache's entries and hits, for the status of any process."""
