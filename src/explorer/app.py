@@ -387,7 +387,8 @@ class Explorer:
         """The whole server's state, summed over its processes: the search pool's (slots,
         busy, queued, jobs started and requests refused), the answer caches' (each process
         keeps its own: their entries and hits; another process's as of PUBLISH_SECONDS ago
-        at most), whether --check-tables is done, requests refused for their rate."""
+        at most), whether --check-tables is done, requests refused for their rate, the
+        processes and how many of them serve."""
         query_values(query_pairs(request), ())
         pool, searches = self.pool, self.pool.counts()
         self.publish_counts()
