@@ -19,9 +19,16 @@ loss gets one position (SPEC notation, X to move), and each class its raw positi
 count of wins and of losses, summed by blank count and for the whole game. With a build
 journal in the folder (BUILD-JOURNAL.jsonl), each pair's solving time, CPU time, peak memory
 and bytes are listed, by blank count and in all.
+
+With --decoded-rows FILE the decoding resumes: each class's decoded figures are appended to
+FILE (one JSON line per class, written before the next class is read), and a class whose line
+names the same file (bytes and header checksums) is not read again. So the census of a folder
+that a build is still filling can run beside it, a class at a time, across interruptions, and
+the last run decodes only the classes built since.
 """
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -37,40 +44,102 @@ def longest(plies: int, positions: int) -> dict[str, int] | None:
     return None if plies < 0 else {"plies": plies, "positions": positions}
 
 
-def census(folder: Path, size: int, blanks: set[int] | None) -> list[dict]:
+def census(folder: Path, size: int, blanks: set[int] | None) -> list[tuple[dict, list[int]]]:
+    """(row, the identity of its file) of each built class with those blanks."""
     cells = size * size
     rows = []
     for (a, b), path, header in stats.built_headers(folder, size):
         if blanks is not None and cells - a - b not in blanks:
             continue
-        rows.append({
+        # bytes and the checksums of the head and of the block index: a rebuilt or damaged
+        # file, or another build's, differs in one of them
+        identity = [path.stat().st_size, header.head_crc, header.index_crc]
+        rows.append(({
             "mover": a, "opponent": b, "blanks": cells - a - b,
             "positions": class_size(size, a, b), "entries": header.entries,
             "win": header.wins, "draw": header.draws, "loss": header.losses,
             "longest_win": longest(header.longest_win, header.longest_win_positions),
             "longest_loss": longest(header.longest_loss, header.longest_loss_positions),
             "bytes": path.stat().st_size,
-        })
+        }, identity))
     return rows
 
 
-def decode(folder: Path, size: int, row: dict, threads: int) -> None:
-    """Add to a class's row one position of its longest win and of its longest loss, and its
-    raw positions per ply count of wins and of losses ([plies, positions] pairs)."""
+def decode(folder: Path, size: int, row: dict, threads: int) -> dict:
+    """A class's decoded figures: its raw positions per ply count of wins and of losses
+    ([plies, positions] pairs), and one position of its longest win and of its longest loss
+    (none: null)."""
     a, b = row["mover"], row["opponent"]
     values = files.load_values(folder / files.table_name(size, a, b), (size, a, b), threads)
     orbits = orbit_class(size, a, b)
     counts = orbits.code_counts(values)
+    decoded: dict = {}
     for kind, parity in (("win", 1), ("loss", 0)):
-        row[f"{kind}_plies"] = [[(code - 1) >> 1, int(counts[code])]
-                                for code in range(1, len(counts)) if code & 1 == parity
-                                and counts[code]]
-        longest = row[f"longest_{kind}"]
+        decoded[f"{kind}_plies"] = [[(code - 1) >> 1, int(counts[code])]
+                                    for code in range(1, len(counts)) if code & 1 == parity
+                                    and counts[code]]
+        longest, example = row[f"longest_{kind}"], None
         if longest is not None:
             code = 2 * longest["plies"] + (1 if kind == "win" else 2)
             index = int(np.flatnonzero(values == code)[0])   # (a hole holds 0: a draw)
             mover, opponent, _ = orbits.position_at(index)
-            longest["example"] = str(Board.from_masks(size, mover, opponent))
+            example = str(Board.from_masks(size, mover, opponent))
+        decoded[f"longest_{kind}_example"] = example
+    return decoded
+
+
+def apply_decoded(row: dict, decoded: dict) -> None:
+    for kind in ("win", "loss"):
+        row[f"{kind}_plies"] = decoded[f"{kind}_plies"]
+        if row[f"longest_{kind}"] is not None:
+            row[f"longest_{kind}"]["example"] = decoded[f"longest_{kind}_example"]
+
+
+def decoded_before(path: Path | None) -> dict[tuple[int, int], dict]:
+    """The lines of a --decoded-rows file by class (none yet: empty); a line cut short by an
+    interruption is left out, and a later line of a class replaces an earlier one."""
+    found: dict[tuple[int, int], dict] = {}
+    if path is None or not path.exists():
+        return found
+    for text in path.read_text().splitlines():
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        found[(line["mover"], line["opponent"])] = line
+    return found
+
+
+def decode_all(folder: Path, size: int, rows: list[tuple[dict, list[int]]], threads: int,
+               resume_file: Path | None) -> None:
+    """Decode every class, or take its figures from resume_file when they were read from the
+    same file; each class decoded here is appended to resume_file at once."""
+    before = decoded_before(resume_file)
+    out = resume_file.open("a") if resume_file is not None else None
+    if out is not None and out.tell() and not resume_file.read_bytes().endswith(b"\n"):
+        out.write("\n")       # after a line cut short, the next one starts on its own
+    shown = sys.stderr.isatty()
+    try:
+        for done, (row, identity) in enumerate(rows, 1):
+            line = before.get((row["mover"], row["opponent"]))
+            if line is not None and line["file"] == identity:
+                apply_decoded(row, line["decoded"])
+                continue
+            if shown:
+                print(f"\rdecoding class ({row['mover']}, {row['opponent']}), {done} of "
+                      f"{len(rows)}", end="", file=sys.stderr, flush=True)
+            decoded = decode(folder, size, row, threads)
+            apply_decoded(row, decoded)
+            if out is not None:
+                out.write(json.dumps({"mover": row["mover"], "opponent": row["opponent"],
+                                      "file": identity, "decoded": decoded}) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+    finally:
+        if out is not None:
+            out.close()
+        if shown:
+            print(file=sys.stderr)
 
 
 def build_costs(folder: Path, size: int) -> list[dict]:
@@ -152,13 +221,19 @@ def main() -> None:
     parser.add_argument("--decode", action="store_true",
                         help="read every value: example positions and the plies' counts")
     parser.add_argument("--threads", type=int, default=2, help="threads of the decoding")
+    parser.add_argument("--decoded-rows", type=Path,
+                        help="with --decode: keep each class's decoded figures in this file "
+                             "and take them from it on the next run (see above)")
     args = parser.parse_args()
-    rows = census(args.dir, args.size, set(args.blanks) if args.blanks is not None else None)
-    if not rows:
+    if args.decoded_rows is not None and not args.decode:
+        parser.error("--decoded-rows goes with --decode")
+    identified = census(args.dir, args.size,
+                        set(args.blanks) if args.blanks is not None else None)
+    if not identified:
         sys.exit(f"no class of the {args.size}x{args.size} board with those blanks in {args.dir}")
     if args.decode:
-        for row in rows:
-            decode(args.dir, args.size, row, args.threads)
+        decode_all(args.dir, args.size, identified, args.threads, args.decoded_rows)
+    rows = [row for row, _ in identified]
     totals = by_blanks(rows)
     record = {"size": args.size, "classes": rows, "by_blanks": totals,
               "game": {key: sum(total[key] for total in totals.values())

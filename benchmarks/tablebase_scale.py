@@ -14,29 +14,18 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
+
+from whole_game import timed_child
 
 from quixo_solver.tablebase import plan
 
 
 def run(arguments: list[str]) -> tuple[float, int, str]:
     """Wall seconds, peak resident bytes and standard output of `python -m quixo_solver ...`
-    (os.wait4 gives that one process's resource use)."""
-    with tempfile.TemporaryFile("w+") as output:
-        started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "quixo_solver", *arguments],
-                                 stdout=output)
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in (0, 1):      # verify exits 1 on mismatches
-            sys.exit(f"{' '.join(arguments)} failed with status {child.returncode}")
-        output.seek(0)
-        return seconds, usage.ru_maxrss * 1024, output.read()
+    (verify exits 1 on mismatches)."""
+    return timed_child([sys.executable, "-m", "quixo_solver", *arguments], may_fail=True)
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 (benchmarks/tablebase_census.py --decode, benchmarks/solution_figures.py), run on the whole
 4x4 game and checked against the tables' own probes."""
 import json
+import shutil
 import subprocess
 import sys
 import xml.dom.minidom
@@ -52,3 +53,60 @@ def test_the_census_and_the_figures_of_the_4x4_game_agree_with_the_tables(tables
         xml.dom.minidom.parse(str(out / picture))
     page = (out / "figures.md").read_text()
     assert "win in 21" in page and f"| all | 153 | {3 ** 16:,} |" in page
+
+
+def test_a_census_resumed_from_its_decoded_rows_equals_one_made_in_one_go(tables, tmp_path):
+    whole, resumed = tmp_path / "whole.json", tmp_path / "resumed.json"
+    rows = tmp_path / "decoded.jsonl"
+    run("tablebase_census.py", "--dir", tables, "--size", 4, "--decode", "--out", whole)
+    # a first run over part of the game, cut short in the middle of its last line ...
+    run("tablebase_census.py", "--dir", tables, "--size", 4, "--blanks", 0, 1, 2, "--decode",
+        "--decoded-rows", rows, "--out", resumed)
+    lines = rows.read_text().splitlines()
+    assert len(lines) == len(json.loads(resumed.read_text())["classes"])
+    first = json.loads(lines[0])
+    first["file"][0] += 1           # ... and one line read from another file than the folder's
+    rows.write_text("\n".join([json.dumps(first), *lines[1:-1], lines[-1][:20]]))
+    # the whole game then decodes what the file lacks, and the record is the same
+    run("tablebase_census.py", "--dir", tables, "--size", 4, "--decode",
+        "--decoded-rows", rows, "--out", resumed)
+    assert resumed.read_text() == whole.read_text()
+    kept = [json.loads(line) for line in rows.read_text().splitlines()[len(lines):]]
+    assert len(kept) == 153 - len(lines) + 2      # the rest, the other file's and the cut one
+    assert {(line["mover"], line["opponent"]) for line in kept} >= {
+        (first["mover"], first["opponent"]), (json.loads(lines[-1])["mover"],
+                                               json.loads(lines[-1])["opponent"])}
+
+
+def test_the_whole_game_record_of_the_4x4_game(tables, tmp_path):
+    folder, results = tmp_path / "tables", tmp_path / "results"
+    folder.mkdir()
+    for path in [*tables.glob("quixo4x4-*.qtb"), tables / "BUILD-JOURNAL.jsonl"]:
+        shutil.copy(path, folder)
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(subprocess.run(
+        [sys.executable, "-m", "quixo_solver", "tablebase", "plan", "--size", "4",
+         "--throughput", "1000000", "--json"], check=True, capture_output=True,
+        text=True).stdout)
+    earlier = tmp_path / "earlier.json"
+    run("tablebase_census.py", "--dir", folder, "--size", 4, "--out", earlier)
+    run("whole_game.py", "--dir", folder, "--size", 4, "--sample", 2000, "--jobs", 1,
+        "--expected", earlier, "--plan", plan_file, "--out", results / "record.json",
+        "--manifest-out", results / "manifest.json", "--figures", results / "figures")
+    record = json.loads((results / "record.json").read_text())
+    assert record["game"]["classes"] == 153 and "win_plies" in record["game"]
+    assert set(record["steps"]) == {"verify", "manifest", "census", "figures"}
+    checks = record["checks"]
+    assert checks["verify"]["mismatches"] == 0 and checks["verify"]["classes"] == 153
+    assert checks["earlier_records"][0]["classes"] == 153
+    assert checks["earlier_records"][0]["differences"] == []
+    assert checks["memory_against_plan"]["pairs"] == 81    # every 4x4 pair, each in its plan
+    assert checks["memory_against_plan"]["over_plan"] == []
+    assert record["disk"]["table_bytes"] == sum(
+        entry["bytes"] for entry in json.loads((results / "manifest.json").read_text())["files"])
+    assert (results / "figures" / "figures.md").exists()
+    # a folder that lacks a class is refused, before any step runs
+    (folder / "quixo4x4-08-08.qtb").unlink()
+    refused = subprocess.run([sys.executable, str(BENCHMARKS / "whole_game.py"), "--dir",
+                              str(folder), "--size", "4"], capture_output=True, text=True)
+    assert refused.returncode == 1 and "lacks 1 of the 153 classes" in refused.stderr
