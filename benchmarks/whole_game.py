@@ -153,7 +153,8 @@ def main() -> None:
         "steps": steps,
         "checks": {"verify": verified, "earlier_records": compared,
                    "memory_against_plan": memory},
-        "disk": {"table_bytes": sum(path.stat().st_size for path in folder.glob("*.qtb"))},
+        "disk": {"table_bytes": sum((folder / files.table_name(size, a, b)).stat().st_size
+                                    for a, b in classes)},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, [(json.dumps(record, indent=1) + "\n").encode()])
