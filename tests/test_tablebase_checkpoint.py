@@ -128,6 +128,22 @@ def test_a_damaged_or_foreign_checkpoint_is_set_aside_and_the_pair_solved_afresh
         checkpoint.load(path, plan.Unit(4, 5, 4), sides, [])
 
 
+def test_the_saved_state_of_a_pair_killed_after_its_files_were_written_is_removed(tables,
+                                                                                  tmp_path):
+    """A kill between writing a pair's files and removing its checkpoint leaves a built pair
+    with a saved state: the next build, which skips the pair, removes the state."""
+    unit = largest(3)
+    folder = copy_inputs(tables, tmp_path, unit)
+    with pytest.raises(Stop):
+        solve(folder, unit, stop_after_steps=2)
+    for cls in unit.classes:
+        name = files.table_name(unit.size, *cls)
+        shutil.copy(tables / name, folder / name)
+    report = build(folder, 3, progress=False)
+    assert unit in report.skipped and report.complete
+    assert not list(folder.glob(".checkpoint-*"))
+
+
 def pair_solver_sides(unit, folder):
     from quixo_solver.tablebase import _retro
 

@@ -13,6 +13,7 @@ from ..rules.geometry import check_size
 from ..limits import available_memory, whole_number
 from . import files, plan
 from .checkpoint import Place
+from .checkpoint import path_of as checkpoint_path
 from .errors import TablebaseError
 from .pair_solver import is_built
 
@@ -60,11 +61,12 @@ def check_resources(directory: Path, todo: list[plan.Unit], *, threads: int = 1,
 def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None, *,
             force: bool, threads: int = 1, memory_here: bool = True
             ) -> tuple[Path, BuildReport, list[plan.Unit], set[plan.Unit]]:
-    """What a build (in this process or on a cluster) starts with: the folder, cleared of
-    killed writers' temporary files; the report listing the units already built; the units
-    to solve, in order; and those of them whose files are there but damaged. Refuses a build
-    that lacks memory (with `memory_here`, on this machine) or disk, unless `force`, and a
-    folder holding tables of an older format (files.OldFormatError: convert them first)."""
+    """What a build (in this process or on a cluster) starts with: the folder, cleared of killed
+    writers' temporary files and of the saved states of units already built; the report listing
+    the units already built; the units to solve, in order; and those of them whose files are
+    there but damaged. Refuses a build that lacks memory (with `memory_here`, on this machine)
+    or disk, unless `force`, and a folder holding tables of an older format
+    (files.OldFormatError: convert them first)."""
     directory = files.folder_to_write(directory)
     size = check_size(size)
     if max_blanks is not None:
@@ -74,6 +76,9 @@ def prepare(directory: str | os.PathLike[str], size: int, max_blanks: int | None
     report = BuildReport(size, directory)
     todo = [unit for unit in units if not is_built(directory, unit)]
     report.skipped = [unit for unit in units if unit not in todo]
+    for unit in report.skipped:
+        # a build killed after writing a unit's files, before removing its saved state
+        checkpoint_path(directory, unit).unlink(missing_ok=True)
     damaged = {unit for unit in todo if any(
         (directory / files.table_name(size, *cls)).exists() for cls in unit.classes)}
     if not force:
