@@ -53,14 +53,15 @@ def census(folder: Path, size: int, blanks: set[int] | None) -> list[tuple[dict,
             continue
         # bytes and the checksums of the head and of the block index: a rebuilt or damaged
         # file, or another build's, differs in one of them
-        identity = [path.stat().st_size, header.head_crc, header.index_crc]
+        size_on_disk = path.stat().st_size
+        identity = [size_on_disk, header.head_crc, header.index_crc]
         rows.append(({
             "mover": a, "opponent": b, "blanks": cells - a - b,
             "positions": class_size(size, a, b), "entries": header.entries,
             "win": header.wins, "draw": header.draws, "loss": header.losses,
             "longest_win": longest(header.longest_win, header.longest_win_positions),
             "longest_loss": longest(header.longest_loss, header.longest_loss_positions),
-            "bytes": path.stat().st_size,
+            "bytes": size_on_disk,
         }, identity))
     return rows
 
