@@ -33,12 +33,6 @@ def first_moves(tablebase: Tablebase, size: int) -> dict:
                       for move, result in tablebase.probe_moves(board)]}
 
 
-def longest_win(census: dict) -> dict:
-    rows = [row for row in census["classes"] if row["longest_win"]]
-    row = max(rows, key=lambda row: row["longest_win"]["plies"])
-    return dict(row["longest_win"], mover=row["mover"], opponent=row["opponent"])
-
-
 # -- pictures: plain SVG, so that the docs need no plotting library --------------------------
 def _svg(width: int, height: int, body: list[str]) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -153,7 +147,7 @@ def main() -> None:
     if "win_plies" not in census["game"]:
         parser.error(f"{args.census} was made without --decode")
     with Tablebase(args.dir) as tablebase:
-        longest = longest_win(census)
+        longest = dict(census["game"]["longest_win"])
         line = tablebase.best_line(Board(longest["example"]))
         longest["line"] = [str(move) for move in line]
         figures = {"size": size, "empty_board": first_moves(tablebase, size),

@@ -158,6 +158,15 @@ def plies_total(rows: list[dict], kind: str) -> list[list[int]]:
     return [[plies, total[plies]] for plies in sorted(total)]
 
 
+def longest_of(rows: list[dict], end: str) -> dict | None:
+    """The longest win or loss (`end`) among the rows' classes, with its class (none: None)."""
+    ended = [row for row in rows if row[f"longest_{end}"]]
+    if not ended:
+        return None
+    row = max(ended, key=lambda row: row[f"longest_{end}"]["plies"])
+    return dict(row[f"longest_{end}"], mover=row["mover"], opponent=row["opponent"])
+
+
 def by_blanks(rows: list[dict]) -> dict[str, dict]:
     totals: dict[int, dict] = {}
     for row in rows:
@@ -169,14 +178,12 @@ def by_blanks(rows: list[dict]) -> dict[str, dict]:
             total[key] += row[key]
     for blanks, total in totals.items():
         total["bytes_per_entry"] = round(total["bytes"] / total["entries"], 4)
+        here = [row for row in rows if row["blanks"] == blanks]
         for end in ("win", "loss"):
-            longest = [row for row in rows if row["blanks"] == blanks and row[f"longest_{end}"]]
+            longest = longest_of(here, end)
             if longest:
-                row = max(longest, key=lambda row: row[f"longest_{end}"]["plies"])
-                total[f"longest_{end}"] = dict(row[f"longest_{end}"],
-                                               mover=row["mover"], opponent=row["opponent"])
+                total[f"longest_{end}"] = longest
         if any("win_plies" in row for row in rows):
-            here = [row for row in rows if row["blanks"] == blanks]
             total["win_plies"], total["loss_plies"] = (plies_total(here, "win"),
                                                        plies_total(here, "loss"))
     return {str(k): totals[k] for k in sorted(totals)}
@@ -240,6 +247,10 @@ def main() -> None:
               "game": {key: sum(total[key] for total in totals.values())
                        for key in ("classes", "positions", "entries", "win", "draw", "loss",
                                    "bytes")}}
+    for end in ("win", "loss"):
+        longest = longest_of(rows, end)
+        if longest:
+            record["game"][f"longest_{end}"] = longest
     if args.decode:
         record["game"]["win_plies"] = plies_total(rows, "win")
         record["game"]["loss_plies"] = plies_total(rows, "loss")

@@ -29,6 +29,12 @@ def test_the_census_and_the_figures_of_the_4x4_game_agree_with_the_tables(tables
     assert game["win"] + game["draw"] + game["loss"] == game["positions"]
     assert sum(n for _, n in game["win_plies"]) == game["win"]
     assert sum(n for _, n in game["loss_plies"]) == game["loss"]
+    for end in ("win", "loss"):        # the game's longest is its longest class's, with its class
+        rows = [row for row in census["classes"] if row[f"longest_{end}"]]
+        assert game[f"longest_{end}"]["plies"] == max(row[f"longest_{end}"]["plies"]
+                                                      for row in rows)
+        assert any(game[f"longest_{end}"] == dict(row[f"longest_{end}"], mover=row["mover"],
+                                                  opponent=row["opponent"]) for row in rows)
     figures = json.loads((out / "figures.json").read_text())
     with Tablebase(tables) as tablebase:
         for row in census["classes"]:          # each example is what its row says
@@ -42,6 +48,7 @@ def test_the_census_and_the_figures_of_the_4x4_game_agree_with_the_tables(tables
         assert len(figures["empty_board"]["moves"]) == empty.legal_moves.count()
         # the line of best play: legal, as long as the table says, won by the side to move
         longest = figures["longest_win"]
+        assert {key: longest[key] for key in game["longest_win"]} == game["longest_win"]
         board = Board(longest["example"])
         first = board.turn
         assert tablebase.probe(board).plies == longest["plies"] == len(longest["line"])
