@@ -1,6 +1,6 @@
 """A build stopped anywhere resumes inside the pair it was solving (tablebase/checkpoint.py):
 the resumed files are byte for byte those of a build never stopped."""
-import os
+import io
 import shutil
 import signal
 import subprocess
@@ -11,7 +11,7 @@ import time
 import pytest
 
 from quixo_solver.tablebase import build, checkpoint, files, journal, pair_solver, plan
-from quixo_solver.tablebase.build_progress import place_label
+from quixo_solver.tablebase.build_progress import BuildProgress, place_label
 from quixo_solver.tablebase.checkpoint import CheckpointError, Checkpoints, Place
 
 
@@ -99,6 +99,28 @@ def test_the_progress_line_says_how_far_the_step_under_way_is():
     assert place_label(unit, Place.of("propagate", 0, 7, 200), 30, 200) == (
         f"{unit}: ply 7/31 100%")
 
+
+
+def test_the_progress_line_gives_entries_done_and_left_the_rate_and_an_eta():
+    """The rate is that of the pairs this run solved over the time it ran; a pair another
+    process built counts as done but not in the rate; the ETA is what is left at that rate,
+    less the time the running pair has had."""
+    first, second, third = (plan.Unit(5, 14, 8), plan.Unit(5, 13, 9), plan.Unit(5, 12, 10))
+    progress = BuildProgress([first, second, third], "build", stream=io.StringIO(),
+                             enabled=False)
+    started = progress.started
+    assert "ETA" not in progress.line(started + 10, 0.0)     # no pair solved: no rate yet
+    progress.finish(first, True)
+    progress.finish(second, False)
+    progress.start(third)
+    progress.unit_started = started + 60
+    total = first.entries + second.entries + third.entries
+    line = progress.line(started + 100, progress.done / total)
+    rate = first.entries / 100
+    assert f" {(first.entries + second.entries) / 1e9:.2f}/{total / 1e9:.2f} G entries" in line
+    assert f" {rate / 1e6:.2f} M/s " in line
+    eta = int(third.entries / rate - 40)
+    assert f"ETA {eta // 60}m{eta % 60:02d}s" in line
 
 def test_a_damaged_or_foreign_checkpoint_is_set_aside_and_the_pair_solved_afresh(tables,
                                                                                  tmp_path):
