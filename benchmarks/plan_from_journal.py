@@ -1,7 +1,7 @@
 """How well the plan's forecast predicts the pairs a real build solved (issue 38: within 25%).
 
     python benchmarks/plan_from_journal.py --journal FOLDER/BUILD-JOURNAL.jsonl \
-        [--throughput 5665164] [--fit-blanks 7] [--skip 10,9 10,8 9,7] \
+        [--throughput 7257500] [--fit-blanks 7] [--skip 12,5] \
         [--out benchmarks/results/plan-from-journal.json]
 
 Reads a build's journal (tablebase/journal.py: each pair's entries and CPU seconds) and compares
@@ -27,6 +27,8 @@ import numpy as np
 
 from quixo_solver.tablebase import forecast, plan
 
+PLAN = Path(__file__).resolve().parent / "results" / "plan-5x5-2-cores.json"
+
 
 def fitted_constants(rows: list[dict], throughput: float) -> tuple[float, float]:
     """(knee_log2, slowdown_per_doubling): a least-squares line of the CPU cost per entry
@@ -40,8 +42,10 @@ def fitted_constants(rows: list[dict], throughput: float) -> tuple[float, float]
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--journal", type=Path, required=True)
-    parser.add_argument("--throughput", type=float, default=5665164.0,
-                        help="the calibration's entries per core-second")
+    parser.add_argument("--throughput", type=float,
+                        default=json.loads(PLAN.read_text())["throughput_entries_per_core_second"],
+                        help="the calibration's entries per core-second (default: %(default)s, "
+                             "that of the committed plan)")
     parser.add_argument("--fit-blanks", type=int, nargs="+", default=[7])
     parser.add_argument("--min-entries", type=int, default=5 * 10**7)
     parser.add_argument("--skip", nargs="*", default=[], metavar="A,B",
