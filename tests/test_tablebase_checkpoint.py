@@ -100,7 +100,6 @@ def test_the_progress_line_says_how_far_the_step_under_way_is():
         f"{unit}: ply 7/31 100%")
 
 
-
 def test_the_progress_line_gives_entries_done_and_left_the_rate_and_an_eta():
     """The rate is that of the pairs this run solved over the time it ran; a pair another
     process built counts as done but not in the rate; the ETA is what is left at that rate,
