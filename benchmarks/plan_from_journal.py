@@ -19,6 +19,7 @@ below --min-entries (their cost is dominated by start-up), are left out: --skip 
 first.
 """
 import argparse
+import functools
 import json
 import math
 from pathlib import Path
@@ -39,6 +40,34 @@ def fitted_constants(rows: list[dict], throughput: float) -> tuple[float, float]
     return (1.0 - intercept) / slope, slope
 
 
+@functools.cache
+def units_by_pair(size: int) -> dict[tuple[int, int], plan.Unit]:
+    return {(unit.mover_count, unit.opponent_count): unit for unit in plan.units(size)}
+
+
+def predicted_seconds(row: dict, throughput: float) -> float:
+    """The forecast's CPU seconds of a journal row's pair on one core."""
+    unit = units_by_pair(row["size"])[row["mover"], row["opponent"]]
+    return forecast.unit_seconds(unit, throughput)
+
+
+def level_totals(rows: list[dict], throughput: float) -> list[dict]:
+    """Each blank count's CPU seconds, forecast and measured, over every pair of the journal
+    (the small ones too: what the whole build's forecast adds up to)."""
+    levels = []
+    for blanks in sorted({row["blanks"] for row in rows}):
+        level = [row for row in rows if row["blanks"] == blanks]
+        predicted = sum(predicted_seconds(row, throughput) for row in level)
+        measured = sum(row["cpu_seconds"] for row in level)
+        levels.append({"blanks": blanks, "pairs": len(level),
+                       "entries": sum(row["entries"] for row in level),
+                       "predicted_cpu_seconds": round(predicted, 1),
+                       "cpu_seconds": round(measured, 1),
+                       "predicted_over_measured": round(predicted / measured, 3)
+                       if measured else None})
+    return levels
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--journal", type=Path, required=True)
@@ -55,10 +84,11 @@ def main() -> None:
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.journal.read_text().splitlines() if line.strip()]
     skipped = {tuple(int(n) for n in pair.split(",")) for pair in args.skip}
-    rows = [row for row in rows if row["entries"] >= args.min_entries and row["cpu_seconds"] > 0
-            and (row["mover"], row["opponent"]) not in skipped]
+    rows = [row for row in rows if (row["mover"], row["opponent"]) not in skipped]
     for row in rows:
         row["blanks"] = row["size"] ** 2 - row["mover"] - row["opponent"]
+    levels = level_totals(rows, args.throughput)
+    rows = [row for row in rows if row["entries"] >= args.min_entries and row["cpu_seconds"] > 0]
     used = [row for row in rows if row["blanks"] in args.fit_blanks]
     knee, slope = fitted_constants(used, args.throughput)
     print(f"fitted to the {len(used)} pairs of {args.fit_blanks} blanks: knee 2**{knee:.2f} "
@@ -68,22 +98,31 @@ def main() -> None:
           f" {'flat rate':>9}")
     pairs = []
     for row in rows:
-        unit = next(u for u in plan.units(row["size"])
-                    if (u.mover_count, u.opponent_count) == (row["mover"], row["opponent"]))
-        predicted = forecast.unit_seconds(unit, args.throughput)
-        flat = unit.entries / args.throughput       # the forecast before the slowdown
+        predicted = predicted_seconds(row, args.throughput)
+        flat = row["entries"] / args.throughput     # the forecast before the slowdown
         ratio = predicted / row["cpu_seconds"]
         pairs.append({"pair": [row["mover"], row["opponent"]], "blanks": row["blanks"],
                       "entries": row["entries"], "predicted_cpu_seconds": round(predicted, 1),
                       "cpu_seconds": row["cpu_seconds"], "predicted_over_measured": round(ratio, 3),
                       "flat_rate_over_measured": round(flat / row["cpu_seconds"], 3),
                       "fitted_on": row["blanks"] in args.fit_blanks})
-        print(f"{str((row['mover'], row['opponent'])):>9} {row['blanks']:>6} "
+        print(f"{(row['mover'], row['opponent'])!s:>9} {row['blanks']:>6} "
               f"{row['entries']:>14,} {predicted:>10.1f} {row['cpu_seconds']:>9.1f} "
               f"{ratio:>6.3f} {flat / row['cpu_seconds']:>9.3f}")
     unseen = [p for p in pairs if not p["fitted_on"] and p["entries"] >= 10**9]
     worst = max((abs(p["predicted_over_measured"] - 1) for p in unseen), default=math.nan)
-    print(f"pairs of 1e9 entries or more not fitted on: {len(unseen)}, worst error {worst:.1%}")
+    within = sum(abs(p["predicted_over_measured"] - 1) <= 0.25 for p in unseen)
+    print(f"pairs of 1e9 entries or more not fitted on: {len(unseen)}, {within} within 25%, "
+          f"worst error {worst:.1%}")
+    print(f"{'blanks':>6} {'pairs':>5} {'entries':>16} {'predicted':>10} {'CPU s':>9} {'ratio':>6}")
+    for level in levels:
+        print(f"{level['blanks']:>6} {level['pairs']:>5} {level['entries']:>16,} "
+              f"{level['predicted_cpu_seconds']:>10.1f} {level['cpu_seconds']:>9.1f} "
+              f"{level['predicted_over_measured'] or math.nan:>6.3f}")
+    predicted_total = sum(level["predicted_cpu_seconds"] for level in levels)
+    measured_total = sum(level["cpu_seconds"] for level in levels)
+    print(f"every pair of the journal: {predicted_total:,.0f} CPU s forecast, "
+          f"{measured_total:,.0f} measured ({predicted_total / measured_total:.3f})")
     if args.out:
         args.out.write_text(json.dumps({
             "command": "python benchmarks/plan_from_journal.py --journal "
@@ -95,6 +134,9 @@ def main() -> None:
             "forecast": {"knee_log2": forecast.KNEE_LOG2,
                          "slowdown_per_doubling": forecast.SLOWDOWN_PER_DOUBLING},
             "unseen_large_pairs_worst_error": round(worst, 4),
+            "unseen_large_pairs_within_25_percent": within,
+            "unseen_large_pairs": len(unseen),
+            "levels": levels,
             "pairs": pairs}, indent=1) + "\n")
 
 

@@ -19,7 +19,8 @@ The record (--out) is the census, with:
 - checks: the verifier's result; each --expected file's classes compared with these counts
   (win, draw and loss); each pair's peak memory in the build journal against --plan's
   memory for it (a `quixo tablebase plan --json` record);
-- disk: the bytes of the table files; what was run, and on what machine.
+- disk: the bytes of the table files, the build's peak (--disk-log) and the plan's bound;
+  what was run, and on what machine.
 
 It refuses a folder where a class of the game is missing, and exits with status 1 after
 writing the record if a check failed (a mismatch, a difference, a pair over its plan).
@@ -87,6 +88,23 @@ def memory_against_plan(census: dict, plan_file: Path) -> dict:
                         "peak_memory_bytes": peak, "planned_bytes": planned_peak}}
 
 
+def disk_peak(disk_log: Path) -> dict:
+    """The largest sample of a build's disk log: lines of "TIME BYTES", the folder's bytes
+    (tables and checkpoints) sampled while the build ran, e.g. every 20 s by
+    `while ...; do echo "$(date -u +%FT%TZ) $(du -sb DIR | cut -f1)"; sleep 20; done`."""
+    samples = []
+    for number, line in enumerate(disk_log.read_text().splitlines(), 1):
+        fields = line.split()
+        if len(fields) != 2 or not fields[1].isdigit():
+            sys.exit(f"{disk_log}:{number}: expected 'TIME BYTES', got {line!r}")
+        samples.append((int(fields[1]), fields[0]))
+    if not samples:
+        sys.exit(f"{disk_log} holds no samples")
+    peak, when = max(samples)
+    return {"build_peak_bytes": peak, "build_peak_at": when, "samples": len(samples),
+            "first_sample": samples[0][1], "last_sample": samples[-1][1]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", required=True, type=Path, help="the built folder")
@@ -105,8 +123,11 @@ def main() -> None:
                         default=BENCHMARKS / "results" / "5x5-MANIFEST.json")
     parser.add_argument("--figures", type=Path,
                         default=BENCHMARKS.parent / "docs" / "solved")
+    parser.add_argument("--disk-log", type=Path,
+                        help="the build's samples of its folder's bytes (disk_peak)")
     args = parser.parse_args()
     folder, size = args.dir, int(args.size)
+    disk = disk_peak(args.disk_log) if args.disk_log else {}
     classes = game_classes(size)
     missing = [(a, b) for a, b in classes if not (folder / files.table_name(size, a, b)).exists()]
     if missing:
@@ -142,6 +163,8 @@ def main() -> None:
         listed = len(json.loads(earlier.read_text())["classes"])
         compared.append({"file": str(earlier), "classes": listed, "differences": found})
     memory = memory_against_plan(record, args.plan) if args.plan.exists() else None
+    if args.plan.exists():
+        disk["plan_bytes"] = json.loads(args.plan.read_text())["disk_bytes"]
     record = {
         "what": f"the whole {size}x{size} game from the folder's tables: the census "
                 "(benchmarks/tablebase_census.py --decode) and the checks and costs of each "
@@ -154,7 +177,7 @@ def main() -> None:
         "checks": {"verify": verified, "earlier_records": compared,
                    "memory_against_plan": memory},
         "disk": {"table_bytes": sum((folder / files.table_name(size, a, b)).stat().st_size
-                                    for a, b in classes)},
+                                    for a, b in classes), **disk},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, [(json.dumps(record, indent=1) + "\n").encode()])

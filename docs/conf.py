@@ -23,7 +23,8 @@ extensions = [
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "README.md"]
+# solved/figures.md is generated (benchmarks/solution_figures.py) and included by solved.md.
+exclude_patterns = ["_build", "README.md", "solved/*.md"]
 
 # MyST: ``:::`` fences for directives, heading anchors for links such as
 # conventions.md#values, and {attribute} lists are not needed.

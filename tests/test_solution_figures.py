@@ -99,9 +99,13 @@ def test_the_whole_game_record_of_the_4x4_game(tmp_path):
                                "--json"))
     earlier = tmp_path / "earlier.json"
     run("tablebase_census.py", "--dir", folder, "--size", 4, "--out", earlier)
+    disk_log = tmp_path / "disk.log"
+    disk_log.write_text("2026-12-07T01:00:00Z 1000\n2026-12-07T01:00:20Z 5000\n"
+                        "2026-12-07T01:00:40Z 3000\n")
     run("whole_game.py", "--dir", folder, "--size", 4, "--sample", 2000, "--jobs", 1,
         "--expected", earlier, "--plan", plan_file, "--out", results / "record.json",
-        "--manifest-out", results / "manifest.json", "--figures", results / "figures")
+        "--manifest-out", results / "manifest.json", "--figures", results / "figures",
+        "--disk-log", disk_log)
     record = json.loads((results / "record.json").read_text())
     assert record["game"]["classes"] == 153 and "win_plies" in record["game"]
     assert set(record["steps"]) == {"verify", "manifest", "census", "figures"}
@@ -113,9 +117,18 @@ def test_the_whole_game_record_of_the_4x4_game(tmp_path):
     assert checks["memory_against_plan"]["over_plan"] == []
     assert record["disk"]["table_bytes"] == sum(
         entry["bytes"] for entry in json.loads((results / "manifest.json").read_text())["files"])
+    assert record["disk"]["build_peak_bytes"] == 5000
+    assert record["disk"]["build_peak_at"] == "2026-12-07T01:00:20Z"
+    assert record["disk"]["plan_bytes"] == json.loads(plan_file.read_text())["disk_bytes"]
     assert (results / "figures" / "figures.md").exists()
     # a folder that lacks a class is refused, before any step runs
     (folder / "quixo4x4-08-08.qtb").unlink()
     refused = subprocess.run([sys.executable, str(BENCHMARKS / "whole_game.py"), "--dir",
-                              str(folder), "--size", "4"], capture_output=True, text=True)
+                              str(folder), "--size", "4"], capture_output=True, text=True,
+                             check=False)
     assert refused.returncode == 1 and "lacks 1 of the 153 classes" in refused.stderr
+    disk_log.write_text("2026-12-07T01:00:00Z many\n")
+    refused = subprocess.run([sys.executable, str(BENCHMARKS / "whole_game.py"), "--dir",
+                              str(folder), "--size", "4", "--disk-log", str(disk_log)],
+                             capture_output=True, text=True, check=False)
+    assert refused.returncode == 1 and "disk.log:1: expected 'TIME BYTES'" in refused.stderr

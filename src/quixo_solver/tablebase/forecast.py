@@ -22,14 +22,20 @@ from . import plan
 CALIBRATION = (5, 1)     # the calibration build: the 5x5 classes with at most 1 blank
 
 # An entry of a pair of 2**KNEE_LOG2 entries or fewer costs what the calibration measured; each
-# doubling of a pair beyond that adds SLOWDOWN_PER_DOUBLING of it (its arrays leave the caches,
-# and larger pairs have longer games: more passes). Fitted to the CPU seconds of the six 5x5
-# pairs of 7 blanks of 1e8-3.9e9 entries that the whole-game build of 2026-12-05 solved
-# unstopped, against the calibration on both cores of the same machine. It predicted the CPU
-# seconds of every pair of 1e9 entries or more of 4 to 6 and 8 to 9 blanks, which it was not
-# fitted to, within 25%; on another machine, with its own calibration, 19 of the 20 pairs of 1e9
-# entries or more of the build made there (4 to 9 blanks) within 24%, the 20th 45% under
-# (benchmarks/plan_from_journal.py, benchmarks/results/plan-from-journal.json).
+# doubling of a pair beyond that adds SLOWDOWN_PER_DOUBLING of it (its arrays leave the caches, and
+# larger pairs have longer games: more passes). Fitted to the CPU seconds of the six 5x5 pairs of 7
+# blanks of 1e8-3.9e9 entries that the whole-game build of 2026-12-05 solved unstopped, against the
+# calibration on both cores of the same machine. It predicted the CPU seconds of every pair of 1e9
+# entries or more of 4 to 6 and 8 to 9 blanks, which it was not fitted to, within 25%. On another
+# machine, with its own calibration, over the whole game built there: 20 of the 26 pairs of 1e9
+# entries or more it was not fitted to within 25%, the 6 others 27-73% under (at 9 to 12 blanks),
+# and the whole build 24% under, each level of 4 to 8 blanks within 8% but each of 9 blanks or more
+# under, by 26% (9), 56% (11), 91% (15). An entry's cost follows the length of its class's games
+# (every pass reads each chunk that holds a game at least that long), which grows with the blanks
+# and which a pair's size does not tell. A term in the blanks, fitted to the large pairs of odd
+# blank counts, did no better on those of even counts (11 of 14 within 25%, as now), and fitted to
+# the even, 15 of 17 odd (now 14): not worth a third constant (benchmarks/plan_from_journal.py,
+# benchmarks/results/plan-from-journal.json).
 KNEE_LOG2 = 25.8
 SLOWDOWN_PER_DOUBLING = 0.30
 
