@@ -64,7 +64,8 @@ result = nodes / seconds
     "search 5x5 nodes/s probing tables to 2 blanks [long]": """
 import os, tempfile
 from quixo_solver import Board, Solver
-from quixo_solver.tablebase import build, files
+from quixo_solver.tablebase import build
+from quixo_solver.tablebase.format import files
 # each tree's own file format (3: a byte an entry, 4: compressed), built once and kept
 folder = os.path.join(tempfile.gettempdir(), f"quixo-compare-5x5-2-blanks-v{files.VERSION}")
 build(folder, 5, 2, progress=False)
@@ -79,9 +80,11 @@ result = nodes / seconds
     "5x5 pair solve from built tables, 2 threads (entries/s) [long]": """
 import os
 from pathlib import Path
-from quixo_solver.tablebase import files, pair_solver, plan
+from quixo_solver.tablebase.format import files
+from quixo_solver.tablebase.generator import pair_solver
+from quixo_solver.tablebase import pairs
 folder, pair = os.environ["QUIXO_COMPARE_PAIR"].rsplit(":", 1)
-unit = plan.Unit(5, *map(int, pair.split(",")))
+unit = pairs.Unit(5, *map(int, pair.split(",")))
 inputs = {cls: files.open_table(Path(folder) / files.table_name(5, *cls), (5, *cls))
           for cls in unit.needs}
 started = time.perf_counter()

@@ -23,7 +23,8 @@ extensions = [
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-# solved/figures.md is generated (benchmarks/solution_figures.py) and included by solved.md.
+# solved/figures.md is generated (benchmarks/quixo/tablebase/solution_figures.py) and included
+# by solved.md.
 exclude_patterns = ["_build", "README.md", "solved/*.md"]
 
 # MyST: ``:::`` fences for directives, heading anchors for links such as

@@ -73,7 +73,7 @@ def test_a_tablebase_folder_that_is_a_file_is_a_clear_error(tmp_path, capsys):
 def test_a_corrupt_table_is_named_on_the_command_line(tables, tmp_path, capsys):
     import shutil
 
-    from quixo_solver.tablebase import files
+    from quixo_solver.tablebase.format import files
 
     for path in tables.glob("quixo3x3-*.qtb"):
         shutil.copy(path, tmp_path / path.name)

@@ -8,7 +8,10 @@ import time
 
 import pytest
 
-from quixo_solver.tablebase import build, builder, cluster, files, forecast, plan, verify
+from quixo_solver.tablebase import build, verify
+from quixo_solver.tablebase.generator import builder, cluster, forecast
+from quixo_solver.tablebase import pairs
+from quixo_solver.tablebase.format import files
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +33,11 @@ def same_files(first, second, size):
 def test_a_local_cluster_builds_the_same_files_as_one_process(client, tables, tmp_path):
     for size, blanks in ((3, None), (4, None), (5, 1)):
         report = build(tmp_path, size, blanks, client=client)
-        assert len(report.solved) == len(plan.units(size, blanks)) and not report.skipped
+        assert len(report.solved) == len(pairs.units(size, blanks)) and not report.skipped
         assert same_files(tmp_path, tables, size) == sum(len(u.classes)
-                                                         for u in plan.units(size, blanks))
+                                                         for u in pairs.units(size, blanks))
     again = build(tmp_path, 3, client=client)     # a second run finds everything built
-    assert not again.solved and len(again.skipped) == len(plan.units(3))
+    assert not again.solved and len(again.skipped) == len(pairs.units(3))
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX only: SIGKILL")
@@ -43,7 +46,7 @@ def test_a_worker_killed_in_the_middle_of_a_unit_resumes_on_another_from_its_che
     """The largest unit (about 10 s on one thread) saves its state every second; once a state
     is saved, its worker is killed; the task runs again on the other worker, which resumes
     from that state."""
-    largest = max(plan.units(5, 1), key=lambda unit: unit.entries)
+    largest = max(pairs.units(5, 1), key=lambda unit: unit.entries)
     saved = tmp_path / f".checkpoint-5-{largest.mover_count:02d}-{largest.opponent_count:02d}"
     outcome = {}
     runner = threading.Thread(target=lambda: outcome.update(
@@ -66,7 +69,7 @@ def test_a_worker_killed_in_the_middle_of_a_unit_resumes_on_another_from_its_che
     assert report.solved and report.complete
     assert largest in report.resumed, "the task run again did not resume from the checkpoint"
     assert verify(tmp_path, 5).ok
-    assert same_files(tmp_path, tables, 5) == sum(len(u.classes) for u in plan.units(5, 1))
+    assert same_files(tmp_path, tables, 5) == sum(len(u.classes) for u in pairs.units(5, 1))
     assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
     assert not saved.exists()
 
@@ -76,7 +79,7 @@ def test_a_time_budget_ends_a_cluster_build_at_a_checkpoint(client, tables, tmp_
     assert not first.complete and first.left
     second = build(tmp_path, 4, client=client)
     assert second.complete and set(second.solved) == set(first.left)
-    assert same_files(tmp_path, tables, 4) == sum(len(u.classes) for u in plan.units(4))
+    assert same_files(tmp_path, tables, 4) == sum(len(u.classes) for u in pairs.units(4))
 
 
 def test_a_unit_larger_than_every_worker_is_refused_with_the_numbers(tmp_path):
@@ -104,9 +107,11 @@ def test_without_dask_the_cluster_options_name_the_extra(tmp_path):
 MEASURE_PEAK = """
 import sys, tracemalloc
 from pathlib import Path
-from quixo_solver.tablebase import files, pair_solver, plan
+from quixo_solver.tablebase.format import files
+from quixo_solver.tablebase import pairs
+from quixo_solver.tablebase.generator import pair_solver
 size, blanks, folder = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
-unit = max(plan.units(size, blanks), key=lambda u: u.entries)
+unit = max(pairs.units(size, blanks), key=lambda u: u.entries)
 tracemalloc.start()
 inputs = {cls: files.open_table(folder / files.table_name(size, *cls), (size, *cls))
           for cls in unit.needs}
@@ -117,15 +122,15 @@ for (a, b), values in solved.items():
 # what the plan reserves that tracemalloc cannot see or a small unit does not fill: the
 # inputs' mapped pages and decoders, the writer's and kernels' fixed buffers, and what the
 # process keeps whatever it solves
-reserves = plan.WRITER_BYTES + plan.BUFFERS + plan.process_bytes(size) + sum(
-    plan.class_disk_bytes(size, a, b) + plan.DECODER_BYTES for a, b in unit.needs)
+reserves = pairs.WRITER_BYTES + pairs.BUFFERS + pairs.process_bytes(size) + sum(
+    pairs.class_disk_bytes(size, a, b) + pairs.DECODER_BYTES for a, b in unit.needs)
 print(tracemalloc.get_traced_memory()[1], unit.memory_bytes, reserves)
 """
 
 
 def test_the_plan_lists_the_units_the_builder_solves_with_their_memory(tmp_path):
     report = build(tmp_path, 4)
-    assert report.solved == plan.units(4)
+    assert report.solved == pairs.units(4)
     build(tmp_path, 5, 0)     # what the largest pair with one blank needs
     (tmp_path / "written").mkdir()
     # the memory planned for a unit bounds what solving it takes (measured alone, in a fresh
@@ -143,7 +148,7 @@ def test_a_large_unit_costs_more_an_entry_than_the_calibration():
     assert forecast.size_slowdown(small) == 1.0
     assert forecast.size_slowdown(round(2 ** (forecast.KNEE_LOG2 + 2))) == pytest.approx(
         1 + 2 * forecast.SLOWDOWN_PER_DOUBLING)
-    units = plan.units(5)
+    units = pairs.units(5)
     largest = max(units, key=lambda unit: unit.entries)
     assert forecast.unit_seconds(largest, 1e6, cores=2) == pytest.approx(
         largest.entries * forecast.size_slowdown(largest.entries) / 2e6)
@@ -152,7 +157,7 @@ def test_a_large_unit_costs_more_an_entry_than_the_calibration():
 
 
 def test_the_forecast_follows_the_dependencies():
-    units = plan.units(3)
+    units = pairs.units(3)
     rate = 1000.0
     one = forecast.forecast(units, rate, workers=1)
     many = forecast.forecast(units, rate, workers=1000)
@@ -177,8 +182,8 @@ def test_the_plan_command_prints_units_critical_path_and_time():
     import json
 
     found = json.loads(finished.stdout)
-    assert len(found["units"]) == len(plan.units(5, 2))
-    assert found["entries"] == sum(u.entries for u in plan.units(5, 2))
+    assert len(found["units"]) == len(pairs.units(5, 2))
+    assert found["entries"] == sum(u.entries for u in pairs.units(5, 2))
     chain = found["critical_path"]["units"]
     assert sum(chain[0]) == 25 and sum(chain[-1]) == 23
     assert 0 < found["critical_path"]["seconds"] <= found["estimated_seconds"]

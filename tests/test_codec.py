@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quixo_solver.tablebase import _codec, _codec_twin, coding
-from quixo_solver.tablebase._orbit_index import orbit_class
+from quixo_solver.tablebase.format import _codec, _codec_twin, coding
+from quixo_solver.tablebase.format._orbit_index import orbit_class
 
 
 @given(st.integers(2, 12).flatmap(lambda occupied: st.tuples(
@@ -17,7 +17,7 @@ def test_rows_match_the_twin(shape):
     twin_starts, twin_offsets = _codec_twin.rows(occupied, movers, split)
     assert list(starts) == twin_starts and list(offsets) == twin_offsets
     # the row above holds the same low squares: the masks differ only above the cut
-    from quixo_solver.tablebase._index import subsets_in_order
+    from quixo_solver.tablebase.format._index import subsets_in_order
     masks = subsets_in_order(movers, occupied)
     for run, offset in enumerate(offsets):
         for rank in range(starts[run], starts[run + 1]):

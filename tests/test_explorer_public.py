@@ -160,6 +160,44 @@ def test_answers_are_gzipped_for_a_client_that_accepts_it(server):
     assert len(zipped.raw) < len(plain.raw) and zipped.body == plain.body
 
 
+@pytest.mark.parametrize("headers, takes", [
+    ([], False),
+    ([(b"accept-encoding", b"gzip")], True),
+    ([(b"accept-encoding", b"GZIP")], True),
+    ([(b"Accept-Encoding", b"br, Gzip;Q=0.5")], True),
+    ([(b"accept-encoding", b"x-gzip")], True),
+    ([(b"accept-encoding", b"gzip;q=0")], False),
+    ([(b"accept-encoding", b"gzip; q=0.000, deflate")], False),
+    ([(b"accept-encoding", b"identity")], False),
+    ([(b"accept-encoding", b"*")], True),
+    ([(b"accept-encoding", b"*;q=0")], False),
+    ([(b"accept-encoding", b"gzip;q=0, *")], False),          # named: the wildcard is not it
+    ([(b"accept-encoding", b"*;q=0, gzip;q=0.1")], True),
+    ([(b"accept-encoding", b"br"), (b"accept-encoding", b"gzip")], True),   # two lines
+    ([(b"accept-encoding", b"gzip;q=bad")], True),            # named, its weight unreadable
+    ([(b"accept-encoding", b"gzipped")], False),
+])
+def test_accepts_gzip_reads_the_header_as_rfc_9110_does(headers, takes):
+    from explorer.public import accepts_gzip
+
+    assert accepts_gzip({"type": "http", "headers": headers}) is takes
+
+
+def test_an_exact_answer_is_gzipped_by_the_same_reading_of_the_header():
+    from starlette.requests import Request
+
+    from explorer.caching import Encoded, cached_response
+
+    answer = Encoded.of({"line": ["..../..../..../.... X"] * 40})
+    for header, zipped in [(b"GZIP", True), (b"gzip;q=0", False)]:
+        request = Request({"type": "http", "method": "GET", "path": "/", "query_string": b"",
+                           "headers": [(b"accept-encoding", header)]})
+        response = cached_response(request, answer)
+        assert (response.headers.get("content-encoding") == "gzip") is zipped
+        assert gzip.decompress(response.body) == answer.body if zipped else \
+            response.body == answer.body
+
+
 def test_the_api_allows_cors(server):
     reply = exchange(server, "GET", "/api/v1/health", headers={"Origin": "https://x.example"})
     assert reply.headers["access-control-allow-origin"] == "*"

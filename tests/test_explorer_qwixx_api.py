@@ -251,6 +251,26 @@ def test_an_illegal_mark_is_refused_with_the_rules_reason(client, turn, reason):
         assert answer == {"error": reason}
 
 
+@pytest.mark.parametrize("turn, message", [
+    ({"dice": "3,4,6,1,2,5", "first": ["r", None], "second": None},
+     "the turn: first must list one row or null for each of the 2 players, not ['r', None]"),
+    ({"dice": "3,4,6,1,2,5", "first": [None, None], "second": ["b", 9]},
+     "the turn: second must be [row, number] or null, not ['b', 9]"),
+    ({"dice": "3,4,6,1,2,5", "first": [None, None], "second": ["blue", 13]},
+     "13 is not a number of a Qwixx row (2..12)"),
+    ({"dice": "3,4,6,1,2,5", "first": [None, None]},
+     "the turn must be an object with dice, first and second"),
+    ({"dice": 346125, "first": [None, None], "second": None},
+     'the turn: dice must be text like "3,4,6,1,2,5", not 346125'),
+])
+def test_a_turn_is_the_json_a_save_file_holds(client, turn, message):
+    """Rows and marks as the save file writes them (no typed forms: `r`, `b 9`); the rules
+    refuse a number that no row has."""
+    status, game = post(client, {"new": {"players": 2}})
+    status, answer = post(client, {"save": game["save"], "turn": turn})
+    assert status == 400 and answer == {"error": message}
+
+
 def test_a_checked_turn_leaves_the_game_as_it_was(client):
     status, game = post(client, {"new": {"players": 3, "me": 2, "lock_after": 4}})
     assert game["names"] == ["player 1", "player 2 (you)", "player 3"] and game["me"] == 2
@@ -305,6 +325,10 @@ def test_a_changed_save_file_is_refused(client):
     (b"[1, 2]", 400, "the tracker takes a JSON object"),
     (json.dumps({"new": {"players": 1}}).encode(), 400, "players must be 2..8"),
     (json.dumps({"new": {"players": 2, "me": 3}}).encode(), 400, "me must be a seat 1..2"),
+    (json.dumps({"new": {"players": 2, "lock_after": 3}}).encode(), 400,
+     "lock_after must be 5 or 4, not 3"),
+    (json.dumps({"new": {"players": 2, "colour": 3}}).encode(), 400,
+     "new takes players, lock_after and me"),
     (json.dumps({"new": {"players": 2}, "turn": {}}).encode(), 400, "takes nothing else"),
     (json.dumps({"sav": ""}).encode(), 400, "unknown member 'sav'"),
     (json.dumps({"save": 3}).encode(), 400, "save must be the text"),

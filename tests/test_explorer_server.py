@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from quixo_solver.frontends.cli import main
-from quixo_solver.tablebase import files
+from quixo_solver.tablebase.format import files
 
 from .explorer_server import Client, require, running_server
 

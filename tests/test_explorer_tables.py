@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from quixo_solver.frontends.cli import main
-from quixo_solver.tablebase import manifest
+from quixo_solver.tablebase.web import manifest
 
 from .explorer_server import Client, require, running_server
 

@@ -3,7 +3,7 @@ from math import comb
 
 from hypothesis import given
 
-from quixo_solver.tablebase import _index
+from quixo_solver.tablebase.format import _index
 
 from .conftest import positions
 
@@ -54,7 +54,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from quixo_solver.errors import PositionError  # noqa: E402
 from quixo_solver.rules.geometry import symmetry_permutations  # noqa: E402
-from quixo_solver.tablebase import _orbit_index  # noqa: E402
+from quixo_solver.tablebase.format import _orbit_index# noqa: E402
 
 
 def image(permutation, cubes: int) -> int:

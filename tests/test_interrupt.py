@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from quixo_solver.tablebase import build, files
+from quixo_solver.tablebase import build
+from quixo_solver.tablebase.format import files
 
 from .child_signals import RESTORE_SIGINT
 

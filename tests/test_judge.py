@@ -18,7 +18,7 @@ from quixo_solver.tournament.judge import (JudgeError, engine_setting, go_limits
 from quixo_solver.tournament.run import run_match
 from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.tablebase import values
-from quixo_solver.tablebase._retro_twin import solve_classes
+from quixo_solver.tablebase.generator._retro_twin import solve_classes
 
 QUIXO_ENGINE = [sys.executable, "-m", "quixo_solver", "engine", "--hash", "4"]
 

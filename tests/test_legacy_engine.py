@@ -1,6 +1,7 @@
-"""benchmarks/legacy_engine.py, the protocol in front of an old tree of the package, run here
-over the installed tree (it uses only the public API both share): a scripted conversation,
-refusals, and a short match against `quixo engine` that plays the in-process solvers' games."""
+"""benchmarks/quixo/engines/legacy_engine.py, the protocol in front of an old tree of the
+package, run here over the installed tree (it uses only the public API both share): a scripted
+conversation, refusals, and a short match against `quixo engine` that plays the in-process
+solvers' games."""
 import shlex
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import quixo_solver
 from quixo_solver.tournament.run import run_match
 from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 
-ADAPTER = Path(__file__).resolve().parent.parent / "benchmarks" / "legacy_engine.py"
+ADAPTER = (Path(__file__).resolve().parent.parent / "benchmarks" / "quixo" / "engines"
+           / "legacy_engine.py")
 TREE = str(Path(quixo_solver.__file__).resolve().parent.parent)
 LEGACY = [sys.executable, str(ADAPTER), "--tree", TREE, "--hash", "4"]
 

@@ -41,3 +41,59 @@ def test_the_root_holds_only_the_bottom_and_the_top():
 def test_the_rules_import_nothing_above_them():
     for path in (PACKAGE / "rules").glob("*.py"):
         assert all(layer_of(LAYERS, target) <= 1 for target in imported(PACKAGE, path)), path
+
+
+# tablebase/'s own layers, lowest first: the format below reading, reading below verifying,
+# and nothing but the generator's own modules and the face import the generator
+TABLEBASE = PACKAGE / "tablebase"
+TABLEBASE_LAYERS = [
+    {"errors", "values"},
+    {"format"},
+    {"pairs", "probe", "traps", "sample", "stats"},     # reading
+    {"verify", "_verify"},
+    {"web"},
+    {"generator"},
+    {"__init__"},
+]
+
+
+def test_the_tablebase_layers_import_only_below_or_beside_them():
+    modules = sorted(TABLEBASE.rglob("*.py"))
+    assert {path.parent.name for path in modules} >= {"format", "generator", "web"}
+    upward = []
+    for path in modules:
+        own = layer_of(TABLEBASE_LAYERS, path.relative_to(TABLEBASE).parts)
+        for target in imported(PACKAGE, path):     # (what lies outside tablebase/ is not its)
+            if target[0] == "tablebase" and len(target) > 1 and \
+                    layer_of(TABLEBASE_LAYERS, target[1:]) > own:
+                upward.append(f"{path.relative_to(TABLEBASE)} imports {'.'.join(target)}")
+    assert upward == []
+
+
+def test_only_the_generator_and_the_face_import_the_generator():
+    importers = {path.relative_to(PACKAGE) for path in PACKAGE.rglob("*.py")
+                 if path.parent.name != "generator"
+                 and any("generator" in target for target in imported(PACKAGE, path))}
+    assert importers <= {Path("tablebase/__init__.py"), Path("frontends/tablebase_commands.py")}
+
+
+def test_a_probe_loads_no_module_of_the_generator(tmp_path):
+    """`import quixo_solver.tablebase` and a probe stay light: no generator module, and no
+    HTTP client, is imported (checked in a fresh interpreter)."""
+    import subprocess
+    import sys
+    code = f"""
+import sys
+from quixo_solver import Board
+from quixo_solver.tablebase import Tablebase, MissingTableError
+try:
+    Tablebase({str(tmp_path)!r}).probe(Board(size=4))
+except MissingTableError:
+    pass
+print(sorted(name for name in sys.modules
+             if name.startswith(("quixo_solver.tablebase.generator", "quixo_solver.tablebase.web",
+                                 "http.client", "urllib.request"))))
+"""
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "[]"

@@ -44,7 +44,7 @@ def test_ctrl_c_stops_simulate_with_status_130():
 KERNEL = textwrap.dedent("""
     import sys
     import numpy as np
-    from qwixx_stats import _simulate
+    from qwixx_stats.strategies import _simulate
     from qwixx_stats.tables.solitaire import solve_table
     print("started", flush=True)
     try:

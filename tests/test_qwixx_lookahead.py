@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qwixx_stats import Dice, ExpectedValues, Game, Sheet, _simulate
+from qwixx_stats import Dice, ExpectedValues, Game, Sheet
 from qwixx_stats.advisor import Advisor
 from qwixx_stats.errors import GameError, SimulationError, StrategyError, TableError
 from qwixx_stats.strategies.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PENALTY_WEIGHTS,
@@ -15,6 +15,8 @@ from qwixx_stats.strategies.lookahead import (LEARNED_SIZE, OWN_PAIR_WEIGHTS, PE
                                               rate_lookahead,
                                               rate_second_twin, train, train_twin)
 from qwixx_stats.tables.race import RaceTable, win_chance
+from qwixx_stats.strategies import _simulate
+from qwixx_stats.strategies.kernel_view import kernel_race
 from qwixx_stats.strategies.registry import STRATEGY_CODES
 from qwixx_stats.strategies.simulate import parse_strategies, simulate, simulate_twin
 from qwixx_stats.rules.stream import SplitMix64
@@ -172,7 +174,7 @@ def test_strategy_checks(qwixx_race2, qwixx_race3, learned):
     codes = np.array([STRATEGY_CODES["lookahead"], STRATEGY_CODES["win"]], dtype=np.intc)
     with pytest.raises(ValueError, match="learned weights are"):
         _simulate.Lineup(codes, np.zeros(2, dtype=np.intc), np.zeros((1, 4)),
-                         qwixx_race2.kernel_race(), None, np.zeros(5))
+                         kernel_race(qwixx_race2), None, np.zeros(5))
 
 
 def test_without_a_learned_value_it_reads_the_race_model(qwixx_race2):

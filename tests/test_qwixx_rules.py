@@ -3,7 +3,9 @@ them (_constants.pxd), and the errors every refusal raises."""
 import pytest
 
 import qwixx_stats
-from qwixx_stats import _simulate, _solitaire, errors
+from qwixx_stats import errors
+from qwixx_stats.strategies import _simulate
+from qwixx_stats.tables import _solitaire
 from qwixx_stats.rules import constants as rules
 from qwixx_stats import Game, Sheet
 from qwixx_stats.rules.sheet import game_over

@@ -55,6 +55,30 @@ def test_bad_dice_are_refused(text):
         Dice.parse(text)
 
 
+@pytest.mark.parametrize("faces, fragment", [
+    (["3", "4", "6", "1", "2", "9"], r"every die shows 1\.\.6, not '9' \(the blue die\)"),
+    ([3, 0, 6, 1, 2, 5], r"every die shows 1\.\.6, not 0 \(the second white die\)"),
+    ([3, 4, True, 1, 2, 5], r"not True \(the red die\)"),
+    (["3", "4", "6", "+1", "2", "5"], r"expected six numbers .*, not '\+1' \(the yellow die\)"),
+    (["3", "4", "6", "1", "\u0662", "5"], r"not '\u0662' \(the green die\)"),
+    (["9" * 5000, "4", "6", "1", "2", "5"], r"the first white die"),
+    (["3", "4", "6", "1", "2"], "expected six numbers, got 5"),
+])
+def test_a_bad_face_is_refused_naming_its_die(faces, fragment):
+    with pytest.raises(DiceError, match=fragment) as refused:
+        Dice.of_faces(faces, "the roll")
+    assert str(refused.value).startswith("dice 'the roll': ")
+
+
+def test_faces_are_numbers_or_their_digits_and_every_parse_reads_them():
+    assert Dice.of_faces(["3", 4, "6", 1, "2", 5], "typed") == Dice(3, 4, 6, 1, 2, 5)
+    with pytest.raises(DiceError, match=r"dice '3,4,6,1,2,7': every die shows 1\.\.6, not '7' "
+                                        r"\(the blue die\)"):
+        Dice.parse("3,4,6,1,2,7")
+    with pytest.raises(DiceError, match=r"not 7 \(the red die\)"):
+        Dice.parse([3, 4, 7, 1, 2, 5])
+
+
 def test_errors_are_value_errors():
     assert issubclass(SheetError, QwixxError) and issubclass(QwixxError, ValueError)
     assert issubclass(DiceError, ValueError) and issubclass(IllegalMarkError, ValueError)

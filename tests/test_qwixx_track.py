@@ -195,7 +195,7 @@ def test_illegal_marks_are_refused_with_the_reason_and_asked_again(tmp_path):
     table = play(["--resume", str(save)], lines)
     text = table.text
     assert "the blue die is still rolled (blue is open): type its number 1..6" in text
-    assert "the red die shows 1..6, not '7'" in text
+    assert "dice '3,4,7,1,2,5': every die shows 1..6, not '7' (the red die)" in text
     assert "player 1 rolled white 3+4 = 7; yellow 1, green 2, blue 5" in text
     assert "unknown row 'purple'" in text
     assert "player 1 cannot mark 7 in red: red is closed" in text
@@ -258,7 +258,9 @@ def test_parse_dice_forms():
         == track.parse_dice("346125") == track.parse_dice("3, 4,6 1,2,5") == Dice(3, 4, 6, 1, 2, 5)
     assert track.parse_dice("3,4,-,1,-,5", frozenset({"red", "green"})) == Dice(3, 4, 1, 1, 1, 5)
     for bad, words in [("3,4,6,1,2", "got 5"), ("-,4,6,1,2,5", "white dice are always"),
-                       ("3,4,6,1,2,0", "blue die shows 1..6"), ("", "type the dice")]:
+                       ("3,4,6,1,2,0", r"every die shows 1\.\.6, not '0' \(the blue die\)"),
+                       ("3 4 x 1 2 5", r"expected six numbers .*, not 'x' \(the red die\)"),
+                       ("", "type the dice")]:
         with pytest.raises(track.InputRefused, match=words):
             track.parse_dice(bad)
 

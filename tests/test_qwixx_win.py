@@ -38,7 +38,7 @@ def test_paced_table_satisfies_its_bellman_equations(qwixx_race2, sheet):
 
 
 def test_paced_model_with_every_turn_active_and_no_end_is_the_single_player_table(qwixx_values):
-    from qwixx_stats import _solitaire
+    from qwixx_stats.tables import _solitaire
     from qwixx_stats.tables.solitaire import solve_order
     packed, starts = solve_order()
     mean = np.zeros_like(qwixx_values.future)
@@ -164,7 +164,7 @@ def test_win_beats_the_single_player_optimum(qwixx_race2, qwixx_values):
     result = simulate(parse_strategies("win,max-score", 2), 4000, 5, values=qwixx_values,
                       race=qwixx_race2)
     low, high = result.summary()["players"][0]["win_rate_ci95"]
-    assert low > 0.6            # measured about 0.8 (benchmarks/qwixx_win.py)
+    assert low > 0.6            # measured about 0.8 (benchmarks/qwixx/qwixx_win.py)
 
 
 def test_win_player_checks_its_table(qwixx_race2):
@@ -203,10 +203,12 @@ def test_race_table_files_name_players_and_lock_rule(tmp_path, qwixx_table_dir):
      (None, ("yellow", 8))),
 ])
 def test_rollouts_kernel_equals_python_twin(qwixx_race2, sheets, seat, active, dice, option):
-    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares_twin
+    from qwixx_stats.strategies.rollouts import rollout_chance, rollout_shares, rollout_shares_twin
     table = [Sheet.parse(text) for text in sheets]
     estimate = rollout_chance(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
     shares = rollout_shares_twin(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
+    kernel = rollout_shares(qwixx_race2, table, seat, dice, active, option, 24, seed=9)
+    assert list(kernel) == pytest.approx(shares, abs=1e-12)         # game by game
     assert estimate.chance == pytest.approx(sum(shares) / 24, abs=1e-12)
     assert estimate.standard_error == pytest.approx(np.std(shares, ddof=1) / np.sqrt(24))
     assert estimate.rollouts == 24

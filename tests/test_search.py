@@ -289,3 +289,21 @@ def test_an_analysis_from_the_tables_equals_the_move_by_move_one(tables, seed):
     slow = solver._analyze_move_by_move(board, None, None, None)
     assert [(str(move), row.to_json()) for move, row in fast] == \
         [(str(move), row.to_json()) for move, row in slow]
+
+
+def test_exact_analysis_is_analyze_where_the_tables_settle_every_move(small_tables):
+    """The explorer's exact answers: what analyze gives where the tables settle each move,
+    and None (with no search started) where a move needs one."""
+    from quixo_solver.frontends import answers
+
+    solver = Solver(tt_mib=1, tablebase=small_tables)
+    settled = Board("XOX./O..X/.OX./XXOO X")         # 4x4, 5 blanks: every child is built
+    exact = solver.exact_analysis(settled)
+    assert exact is not None and exact == solver.analyze(settled)
+    assert answers.exact_analyze_answer(settled, solver) == answers.analyze_answer(
+        settled, solver)
+    assert answers.exact_solve_answer(settled, solver) == answers.solve_answer(settled, solver)
+    unsettled = Board(size=4)                          # 16 blanks: no table reaches it
+    assert solver.exact_analysis(unsettled) is None
+    assert answers.exact_solve_answer(unsettled, solver) is None
+    assert solver._searchers == {}                     # no search kernel was made

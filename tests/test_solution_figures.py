@@ -1,6 +1,6 @@
 """The scripts that make the solution's record and the figures of its docs page
-(benchmarks/tablebase_census.py --decode, benchmarks/solution_figures.py), run on the whole
-4x4 game and checked against the tables' own probes."""
+(benchmarks/quixo/tablebase/: tablebase_census.py --decode, solution_figures.py), run on the
+whole 4x4 game and checked against the tables' own probes."""
 import json
 import subprocess
 import sys
@@ -10,7 +10,7 @@ from pathlib import Path
 from quixo_solver import Board
 from quixo_solver.tablebase import Tablebase
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks" / "quixo" / "tablebase"
 
 
 def run(script, *args):

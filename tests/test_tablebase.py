@@ -10,19 +10,15 @@ from hypothesis import strategies as st
 
 from quixo_solver import Board, __version__
 from quixo_solver.frontends.cli import main
-from quixo_solver.tablebase import _index, _verify
-from quixo_solver.tablebase._orbit_index import orbit_class, position_orbits
-from quixo_solver.tablebase import (
-    BlankRangeError,
-    CorruptTableError,
-    MissingTableError,
-    Tablebase,
-    build,
-    files,
-    plan,
-    verify,
-)
-from quixo_solver.tablebase._retro_twin import solve_classes
+from quixo_solver.tablebase.format import _index
+from quixo_solver.tablebase import _verify
+from quixo_solver.tablebase.format._orbit_index import orbit_class, position_orbits
+from quixo_solver.tablebase import (BlankRangeError, CorruptTableError, MissingTableError,
+                                    Tablebase, build, verify)
+from quixo_solver.tablebase.format import files
+from quixo_solver.tablebase import pairs
+from quixo_solver.tablebase.generator import plan
+from quixo_solver.tablebase.generator._retro_twin import solve_classes
 from quixo_solver.tablebase.stats import class_counts
 
 
@@ -72,12 +68,12 @@ def test_4x4_matches_the_published_solution(tables):
 def test_every_position_counts_once(tables):
     for size in (3, 4):
         assert sum(totals(tables, size)) == 3 ** (size * size)
-    assert sum(totals(tables, 5)) == sum(unit.positions for unit in plan.units(5, 1))
+    assert sum(totals(tables, 5)) == sum(unit.positions for unit in pairs.units(5, 1))
 
 
 def test_each_entry_counts_for_its_orbit_and_holes_for_nothing(tables):
     for size, blanks in ((3, None), (4, None), (5, 1)):
-        for unit in plan.units(size, blanks):
+        for unit in pairs.units(size, blanks):
             for a, b in unit.classes:
                 orbits = orbit_class(size, a, b)
                 values = files.load_values(tables / files.table_name(size, a, b))
@@ -115,7 +111,7 @@ def test_the_verifier_passes_on_every_table_built(tables):
         report = verify(tables, size)
         assert report.ok, [c for c in report.classes if c.mismatches]
         blanks = 1 if size == 5 else None
-        assert len(report.classes) == sum(len(u.classes) for u in plan.units(size, blanks))
+        assert len(report.classes) == sum(len(u.classes) for u in pairs.units(size, blanks))
 
 
 def test_the_verifier_decodes_each_file_of_a_pair_once_for_both_classes(tables, monkeypatch):
@@ -128,7 +124,7 @@ def test_the_verifier_decodes_each_file_of_a_pair_once_for_both_classes(tables, 
                         lambda directory, size, cls, threads: decoded.append(cls)
                         or values(directory, size, cls, threads))
     assert verify(tables, 4).ok
-    units = plan.units(4)
+    units = pairs.units(4)
     children = sum(1 for unit in units for a, b in unit.classes if a + b < 4 * 4)
     assert len(decoded) == sum(len(unit.classes) for unit in units) + children
 
@@ -140,11 +136,11 @@ def test_checking_the_built_files_keeps_few_class_indexes(tables):
     import tracemalloc
     from math import comb
 
-    from quixo_solver.tablebase import pair_solver
-    from quixo_solver.tablebase._orbit_index import ORBIT_CACHE_CLASSES
+    from quixo_solver.tablebase.generator import pair_solver
+    from quixo_solver.tablebase.format._orbit_index import ORBIT_CACHE_CLASSES
 
-    units = plan.units(5, 1)
-    arrangement = plan.BYTES_PER_ARRANGEMENT
+    units = pairs.units(5, 1)
+    arrangement = pairs.BYTES_PER_ARRANGEMENT
     every_index = sum(comb(a + b, a) * arrangement for unit in units for a, b in unit.classes)
     cached_at_most = ORBIT_CACHE_CLASSES * arrangement * comb(25, 12)
     assert cached_at_most < every_index
@@ -164,7 +160,7 @@ def test_the_verifier_checks_only_the_blanks_asked_for(tables):
         report = verify(tables, 5, min_blanks=low, max_blanks=high)
         assert report.ok
         assert sorted((c.mover_count, c.opponent_count) for c in report.classes) == sorted(
-            cls for unit in plan.units(5, 1) if low <= 25 - unit.cubes <= high
+            cls for unit in pairs.units(5, 1) if low <= 25 - unit.cubes <= high
             for cls in unit.classes)
     with pytest.raises(MissingTableError, match="with 2 to 25 blanks"):
         verify(tables, 5, min_blanks=2)
@@ -323,15 +319,15 @@ def test_codes_of_any_size_are_kept_exactly(tmp_path):
 
 def test_an_interrupted_build_resumes_and_keeps_finished_work(tmp_path):
     first = build(tmp_path, 3)
-    assert len(first.solved) == len(plan.units(3))
+    assert len(first.solved) == len(pairs.units(3))
     finished = {p.name: p.read_bytes() for p in tmp_path.glob("*.qtb")}
     # Lose the last units, as if the build had been killed there, with a half-written file.
-    removed = [files.table_name(3, *cls) for unit in plan.units(3)[-4:] for cls in unit.classes]
+    removed = [files.table_name(3, *cls) for unit in pairs.units(3)[-4:] for cls in unit.classes]
     for name in removed:
         (tmp_path / name).unlink()
     (tmp_path / (removed[0] + files.TEMPORARY_SUFFIX + "-999999")).write_bytes(b"half")
     second = build(tmp_path, 3)
-    assert len(second.solved) == 4 and len(second.skipped) == len(plan.units(3)) - 4
+    assert len(second.solved) == 4 and len(second.skipped) == len(pairs.units(3)) - 4
     assert {p.name: p.read_bytes() for p in tmp_path.glob("*.qtb")} == finished
     assert not list(tmp_path.glob("*" + files.TEMPORARY_SUFFIX + "*"))
 
@@ -344,15 +340,16 @@ def test_results_do_not_depend_on_the_thread_count_or_the_schedule(tmp_path, mon
     monkeypatch.setattr(plan, "SMALL_UNIT_ENTRIES", 0)
     build(alone, 3, jobs=2)
     expected = {path.name: path.read_bytes() for path in one.glob("*.qtb")}
-    assert len(expected) == sum(len(unit.classes) for unit in plan.units(3))
+    assert len(expected) == sum(len(unit.classes) for unit in pairs.units(3))
     for folder in (side_by_side, alone):
         assert {path.name: path.read_bytes() for path in folder.glob("*.qtb")} == expected
 
 
 def test_a_build_that_needs_too_much_refuses_cleanly(tmp_path, monkeypatch):
-    from quixo_solver.tablebase import InsufficientResourcesError, build_setup
+    from quixo_solver.tablebase import InsufficientResourcesError
+    from quixo_solver.tablebase.generator import prepare
 
-    monkeypatch.setattr(build_setup, "available_memory", lambda: 1000)
+    monkeypatch.setattr(prepare, "available_memory", lambda: 1000)
     with pytest.raises(InsufficientResourcesError, match="GiB of memory"):
         build(tmp_path, 4)
     assert not list(tmp_path.glob("*.qtb"))
@@ -362,10 +359,10 @@ def test_a_build_that_needs_too_much_refuses_cleanly(tmp_path, monkeypatch):
 def test_plan_orders_units_after_what_they_need():
     for size, blanks in ((3, None), (4, None), (5, 3)):
         done = set()
-        for unit in plan.units(size, blanks):
+        for unit in pairs.units(size, blanks):
             assert all(cls in done for cls in unit.needs)
             done.update(unit.classes)
-    assert sum(u.positions for u in plan.units(5, 2)) == 2969567232
+    assert sum(u.positions for u in pairs.units(5, 2)) == 2969567232
 
 
 def test_the_5x5_classes_built_here_match_the_recorded_expected_data(tables):
@@ -379,7 +376,7 @@ def test_the_5x5_classes_built_here_match_the_recorded_expected_data(tables):
                            "expected-5x5-up-to-2-blanks.json").read_text())["classes"]
     built = {(c["mover"], c["opponent"]): c for c in class_counts(tables, 5)}
     recorded = {(c["mover"], c["opponent"]): c for c in expected}
-    assert len(built) == sum(len(u.classes) for u in plan.units(5, 1))
+    assert len(built) == sum(len(u.classes) for u in pairs.units(5, 1))
     for cls, counts in built.items():
         header = files.read_header(tables / files.table_name(5, *cls), (5, *cls))
         assert {key: counts[key] for key in ("win", "draw", "loss")} == {
@@ -395,7 +392,7 @@ def test_probes_that_decode_part_of_a_segment_agree_with_whole_segments(tables, 
     the table is decoded whole (positions the rules decide left out: the file need not hold
     them)."""
     from quixo_solver.rules._rules import legal_moves, position_status
-    from quixo_solver.tablebase import files
+    from quixo_solver.tablebase.format import files
 
     movers_count, opponents_count = cls
     table = files.open_table(tables / files.table_name(4, *cls), (4, *cls))

@@ -1,5 +1,6 @@
-"""A build stopped anywhere resumes inside the pair it was solving (tablebase/checkpoint.py):
-the resumed files are byte for byte those of a build never stopped."""
+"""A build stopped anywhere resumes inside the pair it was solving
+(tablebase/generator/checkpoint.py): the resumed files are byte for byte those of a build never
+stopped."""
 import io
 import shutil
 import signal
@@ -10,9 +11,12 @@ import time
 
 import pytest
 
-from quixo_solver.tablebase import build, checkpoint, files, journal, pair_solver, plan
-from quixo_solver.tablebase.build_progress import BuildProgress, place_label
-from quixo_solver.tablebase.checkpoint import CheckpointError, Checkpoints, Place
+from quixo_solver.tablebase import build
+from quixo_solver.tablebase.generator import checkpoint, journal, pair_solver
+from quixo_solver.tablebase import pairs
+from quixo_solver.tablebase.format import files
+from quixo_solver.tablebase.generator.progress import BuildProgress, place_label
+from quixo_solver.tablebase.generator.checkpoint import CheckpointError, Checkpoints, Place
 
 
 class Stop(Exception):
@@ -24,7 +28,7 @@ def table_bytes(folder, size):
 
 
 def largest(size, max_blanks=None):
-    return max(plan.units(size, max_blanks), key=lambda unit: unit.entries)
+    return max(pairs.units(size, max_blanks), key=lambda unit: unit.entries)
 
 
 def copy_inputs(source, target, unit):
@@ -104,7 +108,7 @@ def test_the_progress_line_gives_entries_done_and_left_the_rate_and_an_eta():
     """The rate is that of the pairs this run solved over the time it ran; a pair another
     process built counts as done but not in the rate; the ETA is what is left at that rate,
     less the time the running pair has had."""
-    first, second, third = (plan.Unit(5, 14, 8), plan.Unit(5, 13, 9), plan.Unit(5, 12, 10))
+    first, second, third = (pairs.Unit(5, 14, 8), pairs.Unit(5, 13, 9), pairs.Unit(5, 12, 10))
     progress = BuildProgress([first, second, third], "build", stream=io.StringIO(),
                              enabled=False)
     started = progress.started
@@ -146,7 +150,7 @@ def test_a_damaged_or_foreign_checkpoint_is_set_aside_and_the_pair_solved_afresh
     with pytest.raises(CheckpointError, match="other input tables"):
         checkpoint.load(path, unit, sides, [[0, 0, 0, 0, 0]])
     with pytest.raises(CheckpointError, match="another pair"):
-        checkpoint.load(path, plan.Unit(4, 5, 4), sides, [])
+        checkpoint.load(path, pairs.Unit(4, 5, 4), sides, [])
 
 
 def test_the_saved_state_of_a_pair_killed_after_its_files_were_written_is_removed(tables,
@@ -166,7 +170,7 @@ def test_the_saved_state_of_a_pair_killed_after_its_files_were_written_is_remove
 
 
 def pair_solver_sides(unit, folder):
-    from quixo_solver.tablebase import _retro
+    from quixo_solver.tablebase.generator import _retro
 
     inputs = open_inputs(folder, unit)
     return [_retro.ClassSide(unit.size, a, b, inputs.get((b, a + 1))) for a, b in unit.classes]
@@ -183,10 +187,10 @@ def test_a_time_budget_ends_at_a_checkpoint_and_the_same_call_finishes(tables, t
     # the journal: one line per unit over both runs, the resumed ones marked, and each unit's
     # time the sum over the runs (so at least what its checkpoint kept)
     lines = {(line["mover"], line["opponent"]): line for line in journal.read(tmp_path)}
-    assert set(lines) == {unit.classes[0] for unit in plan.units(4)}
+    assert set(lines) == {unit.classes[0] for unit in pairs.units(4)}
     assert {cls for cls, line in lines.items() if line["resumed"]} == {
         unit.classes[0] for unit in second.resumed}
-    for unit in plan.units(4):
+    for unit in pairs.units(4):
         line = lines[unit.classes[0]]
         assert line["entries"] == unit.entries and line["seconds"] > 0 < line["cpu_seconds"]
         assert line["bytes"] == sum((tmp_path / files.table_name(4, *cls)).stat().st_size
@@ -212,7 +216,8 @@ def test_the_cli_says_what_a_time_budget_left(tmp_path, capsys):
 
 KILLER = textwrap.dedent("""
     import os, random, signal, sys, threading, time
-    from quixo_solver.tablebase import build, checkpoint
+    from quixo_solver.tablebase import build
+    from quixo_solver.tablebase.generator import checkpoint
     folder, size, blanks, saves, delay = sys.argv[1], int(sys.argv[2]), sys.argv[3], \\
         int(sys.argv[4]), float(sys.argv[5])
     real_save = checkpoint.save
@@ -266,7 +271,7 @@ def test_a_5x5_pair_killed_in_a_pass_resumes_byte_identical(tables, tmp_path):
     then finished; its file is the one the uninterrupted build wrote."""
     unit = largest(5, 1)
     copy_inputs(tables, tmp_path, unit)
-    for other in plan.units(5, 1):      # every other class of the range is there already
+    for other in pairs.units(5, 1):      # every other class of the range is there already
         if other != unit:
             for cls in other.classes:
                 name = files.table_name(5, *cls)

@@ -16,9 +16,9 @@ import pytest
 
 from quixo_solver import LimitError
 from quixo_solver.frontends.cli import main
-from quixo_solver.tablebase import download, manifest
-from quixo_solver.tablebase.download import DownloadError, DownloadSettings
-from quixo_solver.tablebase.manifest import ManifestError
+from quixo_solver.tablebase.web import download, manifest
+from quixo_solver.tablebase.web.download import DownloadError, DownloadSettings
+from quixo_solver.tablebase.web.manifest import ManifestError
 
 from .explorer_server import free_port
 from .child_signals import RESTORE_SIGINT

@@ -18,7 +18,9 @@ from quixo_solver import Board, BoardSizeError, MissingTableError, PositionError
 from quixo_solver.frontends.cli import main
 from quixo_solver.limits import LimitError
 from quixo_solver.search import _search
-from quixo_solver.tablebase import CorruptTableError, TablebaseError, build, files, plan, verify
+from quixo_solver.tablebase import CorruptTableError, TablebaseError, build, verify
+from quixo_solver.tablebase.format import files
+from quixo_solver.tablebase import pairs
 
 from .refusals import assert_one_line
 
@@ -66,7 +68,7 @@ def test_build_and_verify_refuse_bad_sizes_and_folders(tmp_path):
 def _copy_tables(tables, tmp_path, size, max_blanks=None):
     folder = tmp_path / f"tables{size}"
     folder.mkdir()
-    for unit in plan.units(size, max_blanks):
+    for unit in pairs.units(size, max_blanks):
         for cls in unit.classes:
             shutil.copy2(tables / files.table_name(size, *cls), folder)
     return folder
@@ -173,5 +175,5 @@ def test_two_builds_into_one_folder_share_the_work(tmp_path):
     outputs = [process.communicate(timeout=300) for process in (first, second)]
     assert first.returncode == second.returncode == 0, outputs
     solved = [json.loads(out)["solved"] for out, _ in outputs]
-    assert sum(solved) == len(plan.units(4))
+    assert sum(solved) == len(pairs.units(4))
     assert verify(tmp_path, 4).ok

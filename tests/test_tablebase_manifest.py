@@ -14,8 +14,10 @@ import zlib
 import pytest
 
 from quixo_solver.frontends.cli import main
-from quixo_solver.tablebase import files, format3, manifest, stats
-from quixo_solver.tablebase.manifest import ManifestError
+from quixo_solver.tablebase.format import files, format3
+from quixo_solver.tablebase.web import manifest
+from quixo_solver.tablebase import stats
+from quixo_solver.tablebase.web.manifest import ManifestError
 
 from .refusals import assert_one_line
 

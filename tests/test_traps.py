@@ -10,7 +10,7 @@ import pytest
 from quixo_solver import Board, Solver, Tablebase
 from quixo_solver.rules import _rules_twin
 from quixo_solver.tablebase import values
-from quixo_solver.tablebase._retro_twin import solve_classes
+from quixo_solver.tablebase.generator._retro_twin import solve_classes
 from quixo_solver.tablebase.traps import reply_counts, trap_move
 
 ORACLE_CUBES = 6      # the oracle solves the 3x3 positions with at least this many cubes

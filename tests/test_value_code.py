@@ -27,7 +27,7 @@ def test_known_codes():
 
 
 def test_the_generators_working_word_has_one_layout():
-    from quixo_solver.tablebase import _retro
+    from quixo_solver.tablebase.generator import _retro
 
     names = ("SETTLED", "CODE_MASK", "HOLE", "WEIGHT_UNIT", "LONGEST_PLIES", "COUNT_MASK",
              "EXTERNAL_SHIFT", "EXTERNAL_NONE", "EXTERNAL_LONG", "EXTERNAL_DRAW")

@@ -14,9 +14,9 @@ from quixo_solver.frontends.engine_protocol import EngineSession
 from quixo_solver.tournament.players import build_solver
 from quixo_solver.tournament.settings import EngineSetting, MatchSettings
 from quixo_solver.search import _search
+from quixo_solver.search import _search_twin as search_twin
 from quixo_solver.search.weights import (DEFAULTS, KERNEL_WEIGHTS, LIMITS, RULEBOOK, Weights,
-                                         WeightSet, WeightsError, features, twin_evaluate,
-                                         weight_set)
+                                         WeightSet, WeightsError, features, weight_set)
 from quixo_solver.search._search_state import WEIGHT_COUNT
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams.solve import TeamSolver
@@ -50,7 +50,7 @@ def test_the_kernel_evaluates_as_its_twin(position, weights):
     searcher = _search.Searcher(size, 1)
     searcher.set_weights(weights.kernel())
     assert searcher.get_weights() == weights.kernel()
-    assert searcher.evaluate(mine, theirs) == twin_evaluate(size, weights, mine, theirs)
+    assert searcher.evaluate(mine, theirs) == search_twin.evaluate(size, weights, mine, theirs)
 
 
 def test_the_default_weights_are_the_rulebooks():
@@ -60,7 +60,7 @@ def test_the_default_weights_are_the_rulebooks():
     # X: rank 5 of 2 (4), file b of 1 (1); file a and the anti-diagonal hold both sides'
     # cubes. O: rank 1 of 2 (4), file e and the a1 diagonal of 1 (1 + 1), both ends of rank 1
     # (6). As many cubes each.
-    assert twin_evaluate(5, Weights(), board.mover_cubes, board.opponent_cubes) == (
+    assert search_twin.evaluate(5, Weights(), board.mover_cubes, board.opponent_cubes) == (
         4 + 1 - (4 + 1 + 1) - 6 + 3 * 0)
     assert list(features(5, board.mover_cubes, board.opponent_cubes)) == [
         1, 1, 0, 0, -2, -1, 0, 0, 0, -1, 0, 1]

@@ -69,9 +69,17 @@ for needed in src/quixo_solver/rules/_rules.pyx src/quixo_solver/rules/_rules.px
               src/quixo_solver/rules/_rules.pyi src/quixo_solver/_portable.pxd \
               src/quixo_solver/py.typed src/qwixx_stats/py.typed src/solverkit/py.typed \
               src/qwixx_stats/data/lookahead-2p-lock5-v1.qlv \
+              src/quixo_solver/tablebase/format/_codec.pxd \
+              src/quixo_solver/tablebase/generator/_retro.pyi \
               setup.py pyproject.toml README.md tests/conftest.py; do
     grep -qx "[^/]*/$needed" "$work/sdist.txt" || fail "the sdist lacks $needed"
 done
+# the typed contracts two folders deep ship in the wheel too (package-data's */*/*.pxd)
+python -c "import sys, zipfile; names = set(zipfile.ZipFile(sys.argv[1]).namelist())
+for needed in ('quixo_solver/tablebase/format/_codec.pxd',
+               'quixo_solver/tablebase/generator/_retro.pyi',
+               'qwixx_stats/strategies/_simulate.pyi'):
+    assert needed in names, f'the wheel lacks {needed}'" "$wheel" || fail "the wheel lacks a .pxd or .pyi"
 if grep -q '\.c$' "$work/sdist.txt"; then fail "the sdist ships generated .c files"; fi
 
 step "auditwheel show / repair"

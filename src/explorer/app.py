@@ -49,11 +49,11 @@ from solverkit.commandline import error_line
 from solverkit.version import __version__
 
 from .arguments import BadRequest, query_values
-from .caching import NO_CACHE, NO_STORE, Encoded, accepts_gzip, cached_response
+from .caching import NO_CACHE, NO_STORE, Encoded, cached_response
 from .pages import render_pages
 from .events import EventStream, wait_for_disconnect
 from .pool import ClientGone, PoolFull, SearchPool
-from .public import AccessLog, PublicService, client_of
+from .public import AccessLog, PublicService, accepts_gzip, client_of
 from .quixo_api import ANALYZE, BATCH_LIMIT, CLOCK, SEARCH, QuixoService, read_position
 from .qwixx_api import QwixxService, read_json_body
 from .processes import SharedState
@@ -205,12 +205,11 @@ class Explorer:
         self.batches = asyncio.Semaphore(1)    # one batch probe at a time, in a thread
         # Exact answers are made on threads of their own, one per core: the tables' decoding
         # lets go of the GIL, so that the cores decode side by side while the event loop
-        # reads and writes the other requests (measured with benchmarks/
+        # reads and writes the other requests (measured with benchmarks/explorer/
         # tablebase_service_load.py: the decoding is most of an analysis's time).
         self.exact_worker = ThreadPoolExecutor(cores(), thread_name_prefix="exact")
-        self.pool = SearchPool(settings.searches, settings.queue, self.tablebase,
-                               settings.hash_mib, retry_after=settings.search_seconds,
-                               ledger=self.state.ledger)
+        self.pool = SearchPool(settings.searches, settings.queue,
+                               retry_after=settings.search_seconds, ledger=self.state.ledger)
         self.quixo = QuixoService(settings, self.tablebase, self.pool, quixo_parser)
         self.qwixx = QwixxService(settings, self.pool)
         self.version, self.files, self.pages = load_static()
@@ -266,7 +265,7 @@ class Explorer:
         if cached is not None:
             return cached_response(request, cached)
         asked = self.quixo.search_request(query_pairs(request))
-        compress = accepts_gzip(request)
+        compress = accepts_gzip(request.scope)
         exact = await self.on_exact_worker(
             lambda: None if (found := self.quixo.exact_answer(kind, asked)) is None
             else Encoded.of(found, compress))
@@ -289,7 +288,7 @@ class Explorer:
         key = (kind, request.scope["query_string"])
         cached = self.quixo.cache.get(key)
         if cached is None:
-            compress = accepts_gzip(request)
+            compress = accepts_gzip(request.scope)
 
             def make() -> tuple[Encoded, bool]:
                 body = answer()

@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .public import GZIP_MIN_BYTES, compressed
+from .public import GZIP_MIN_BYTES, accepts_gzip, compressed
 
 EXACT_MAX_AGE = 30 * 24 * 3600
 EXACT_CACHE = f"public, max-age={EXACT_MAX_AGE}"
@@ -49,10 +49,6 @@ class Encoded:
         return self._gzipped
 
 
-def accepts_gzip(request: Request) -> bool:
-    return "gzip" in request.headers.get("accept-encoding", "")
-
-
 def etag_matches(header: str | None, etag: str) -> bool:
     """Whether an If-None-Match header names `etag` (weakly, as RFC 9110 compares for it)."""
     if not header:
@@ -69,7 +65,7 @@ def cached_response(request: Request, answer: Encoded,
     if etag_matches(request.headers.get("if-none-match"), answer.etag):
         return Response(status_code=304, headers=headers)
     body = answer.body
-    if len(body) >= GZIP_MIN_BYTES and accepts_gzip(request):
+    if len(body) >= GZIP_MIN_BYTES and accepts_gzip(request.scope):
         body = answer.gzipped()
         headers["Content-Encoding"] = "gzip"
     return Response(body, 200, headers, media_type="application/json")

@@ -3,17 +3,19 @@ their client goes away.
 
 A search (or any job long enough to need a core: a Qwixx rollout) runs in a worker thread,
 where the kernels release the GIL, while the event loop goes on serving everyone else. The pool
-holds `slots` slots (by default one per core), each with its own solvers (one per Quixo variant,
-each with its own transposition table, all sharing the server's one `Tablebase`). A request
+holds `slots` slots (by default one per core); a job keeps on its slot what the next job
+there may use again (`Slot.kept`: the Quixo service keeps a solver per variant, with its
+transposition table, all sharing the server's one `Tablebase`). The pool knows nothing of
+what runs on it. A request
 that finds every slot busy waits in a first-come first-served queue of at most `queue` places;
 when that is full too it is refused at once (`PoolFull`: the API answers 503 with a
 Retry-After header), so that no client ever hangs.
 
-A job is told to stop through its slot (`Slot.stop`: `solver.stop()` on each of its solvers,
-which ends a running search within about a thousand nodes); the slot is free again once the
-worker thread has returned, then `solver.allow()` readies it for the next job. `run` watches
-the client's connection while the job runs: a client that disconnects stops its job, which
-frees the slot within a second.
+A job is told to stop through its slot (`Slot.stop`: `stop()` on each thing kept there that
+can stop, a solver, which ends a running search within about a thousand nodes); the slot is
+free again once the worker thread has returned, then `allow()` readies them for the next job.
+`run` watches the client's connection while the job runs: a client that disconnects stops its
+job, which frees the slot within a second.
 
 The slots and the queue are the whole server's, however many processes it runs (`quixo serve
 --processes`): a `SlotLedger` in memory that they share counts each process's busy slots and
@@ -28,11 +30,7 @@ import collections
 import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Awaitable, Callable, TypeVar
-
-from quixo_solver.search import BaseSolver
-from quixo_solver.tablebase import Tablebase
-from quixo_solver.variants import Variant
+from typing import Any, Awaitable, Callable, Protocol, TypeVar, cast
 
 from .shared import ProcessCounts, SharedLock
 
@@ -53,28 +51,36 @@ class ClientGone(Exception):
     """The client disconnected while its job waited or ran (the job was stopped)."""
 
 
-class Slot:
-    """One core's worth of searching: its solvers, made on first use and kept (their
-    transposition tables stay allocated between jobs)."""
+class Stoppable(Protocol):
+    """What a slot stops and readies again: a solver."""
 
-    def __init__(self, number: int, tablebase: Tablebase | None, tt_mib: float) -> None:
+    def stop(self) -> None: ...
+
+    def allow(self) -> None: ...
+
+
+Kept = TypeVar("Kept", bound=Stoppable)
+
+
+class Slot:
+    """One core's worth of work, and what its jobs keep there between jobs (a solver, whose
+    transposition table then stays allocated)."""
+
+    def __init__(self, number: int) -> None:
         self.number = number
-        self.tablebase = tablebase
-        self.tt_mib = tt_mib
-        self._solvers: dict[str, BaseSolver[Any]] = {}
+        self._kept: dict[str, Stoppable] = {}
         self._stopped = False
         self._lock = threading.Lock()     # stop() comes from the event loop, jobs in a thread
 
-    def solver(self, variant: Variant) -> BaseSolver[Any]:
-        """The slot's solver of a variant (with the server's tables where it uses tables)."""
+    def kept(self, key: str, make: Callable[[], Kept]) -> Kept:
+        """What is kept on the slot under `key`: `make()` on first use."""
         with self._lock:
-            if variant.name not in self._solvers:
-                tables = self.tablebase if variant.uses_tablebases else None
-                solver = variant.new_solver(self.tt_mib, tables)
+            if key not in self._kept:
+                made = make()
                 if self._stopped:           # the job was stopped before it got here
-                    solver.stop()
-                self._solvers[variant.name] = solver
-            return self._solvers[variant.name]
+                    made.stop()
+                self._kept[key] = made
+            return cast(Kept, self._kept[key])     # (one key, one kind: the caller's)
 
     def stop(self) -> None:
         """Stop the slot's running search (from any thread)."""
@@ -85,15 +91,15 @@ class Slot:
         self._set_stopped(False)
 
     def _set_stopped(self, stopped: bool) -> None:
-        # the flag under the lock (a solver made meanwhile sees it), the solvers told outside
+        # the flag under the lock (a thing made meanwhile sees it), the things told outside
         with self._lock:
             self._stopped = stopped
-            solvers = list(self._solvers.values())
-        for solver in solvers:
+            kept = list(self._kept.values())
+        for each in kept:
             if stopped:
-                solver.stop()
+                each.stop()
             else:
-                solver.allow()
+                each.allow()
 
 
 class SlotLedger:
@@ -145,15 +151,14 @@ class SearchPool:
     """`slots` slots and a queue of at most `queue` waiting requests (see the module); with
     a `ledger`, those of a server of several processes."""
 
-    def __init__(self, slots: int, queue: int, tablebase: Tablebase | None,
-                 tt_mib: float = 64, retry_after: float = 1.0,
+    def __init__(self, slots: int, queue: int, retry_after: float = 1.0,
                  ledger: SlotLedger | None = None) -> None:
         self.ledger = ledger or SlotLedger(slots, queue)
         self.size = self.ledger.slots
         self.queue_limit = self.ledger.queue
         self.retry_after = max(1, math.ceil(retry_after))
         # as many slots as the server's: this process may hold all of them at once
-        self._free = collections.deque(Slot(n, tablebase, tt_mib) for n in range(self.size))
+        self._free = collections.deque(Slot(n) for n in range(self.size))
         self._waiting: collections.deque[asyncio.Future[Slot]] = collections.deque()
         self._executor = ThreadPoolExecutor(max_workers=self.size,
                                             thread_name_prefix="search")

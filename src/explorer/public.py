@@ -44,10 +44,33 @@ PREFLIGHT_HEADERS = [*CORS_HEADERS,
 
 
 def accepts_gzip(scope: Scope) -> bool:
+    """Whether the request takes a gzip answer (RFC 9110, 12.5.3): its Accept-Encoding, in
+    any case and over as many header lines as it takes, names gzip (or its alias x-gzip), or
+    else `*`, with a weight above 0; `gzip;q=0` refuses it. No header: not compressed."""
+    weights: dict[str, float] = {}
     for name, value in scope.get("headers", ()):
-        if name == b"accept-encoding":
-            return b"gzip" in value.lower()
+        if name.lower() == b"accept-encoding":
+            for item in value.decode("latin-1").split(","):
+                coding, _, parameters = item.partition(";")
+                weights.setdefault(coding.strip().lower(), coding_weight(parameters))
+    for coding in ("gzip", "x-gzip", "*"):
+        if coding in weights:
+            return weights[coding] > 0
     return False
+
+
+def coding_weight(parameters: str) -> float:
+    """The weight `q=` of an Accept-Encoding item's parameters: 1 when it has none, or one
+    that cannot be read (the coding is named, so taken)."""
+    for parameter in parameters.split(";"):
+        key, _, value = parameter.partition("=")
+        if key.strip().lower() == "q":
+            try:
+                weight = float(value.strip())
+            except ValueError:
+                return 1.0
+            return weight if 0 <= weight <= 1 else 1.0
+    return 1.0
 
 
 def client_of(scope: Scope) -> str:

@@ -2,12 +2,12 @@
 tablebase probe` (SPEC "Web"), and what the page needs besides (a position's moves and
 symmetries, a search that reports each depth as it completes).
 
-Answers that the tables (or a finished game) give alone are computed at once in the event
-loop, without a search slot, by a solver that cannot search: its variant's solver whose search
-kernel, the one thing a search needs, is refused (`SearchNeeded`). Such an answer does not
-depend on the time or depth asked for, and never changes: it is kept (`AnswerCache`). Every
-other answer is searched on a slot of the pool (pool.py) with the request's limits, capped by
-the server's.
+Answers that the tables (or a finished game) give alone are asked first, of each variant's
+solver kept for that alone (the answers' `exact_solve_answer` and `exact_analyze_answer`, which
+never search), at once and without a search slot. Such an answer does not depend on the time
+or depth asked for, and never changes: it is kept (`AnswerCache`). Every other answer is
+searched on a slot of the pool (pool.py) with the request's limits, capped by the server's, by
+the slot's own solver of the variant (kept on the slot, with its transposition table).
 """
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from quixo_solver.frontends import answers
 from quixo_solver.rules.baseboard import BaseBoard
 from quixo_solver.rules.board import Board
 from quixo_solver.search import BaseSolver, SearchResult
-from quixo_solver.search.base import SearchKernel
 from quixo_solver.tablebase import MissingTableError, Tablebase
 from quixo_solver.variants import VARIANTS, Variant, parse_board, variant_of
 from solverkit.commandline import error_line
@@ -44,25 +43,6 @@ BATCH_LIMIT = 1024          # positions in one batch probe (SPEC)
 MAX_MAINLINE = 400          # moves of a drawn line at most (a won or lost one ends sooner)
 
 Emit = Callable[[str, dict[str, Any]], None]
-
-
-class SearchNeeded(Exception):
-    """An answer that the tables alone do not give."""
-
-
-def tables_only_solver(variant: Variant, tablebase: Tablebase | None) -> BaseSolver[Any]:
-    """A solver of `variant` that answers what its tables (or complete solution) and the
-    rules answer, exactly as the variant's solver does, and raises SearchNeeded where that
-    solver would start a search (it asks for its search kernel, which this one refuses)."""
-    parent: Any = variant.solver_type
-
-    class TablesOnly(parent):  # type: ignore[misc]
-        def _new_searcher(self, size: int) -> SearchKernel:
-            raise SearchNeeded(f"a {size}x{size} search")
-
-    solver: BaseSolver[Any] = dataclasses.replace(variant, solver_type=TablesOnly).new_solver(
-        1, tablebase if variant.uses_tablebases else None)
-    return solver
 
 
 class AnswerCache:
@@ -116,8 +96,8 @@ class QuixoService:
         self.tablebase = tablebase
         self.pool = pool
         self.parser = command_parser     # the quixo command line's, which starts the server
-        self.exact = {variant.name: tables_only_solver(variant, tablebase)
-                      for variant in VARIANTS}
+        # the solvers of exact answers: they never search (so their 1 MiB table stays empty)
+        self.exact = {variant.name: self.new_solver(variant, 1) for variant in VARIANTS}
         self.cache = AnswerCache(settings.cache_entries)
 
     # -- reading requests ------------------------------------------------------------------
@@ -160,17 +140,24 @@ class QuixoService:
         return control.seconds, control.increment
 
     # -- exact answers ---------------------------------------------------------------------
+    def new_solver(self, variant: Variant, tt_mib: float) -> BaseSolver[Any]:
+        """A solver of the variant, with the server's tables where it uses tables."""
+        return variant.new_solver(tt_mib, self.tablebase if variant.uses_tablebases else None)
+
+    def slot_solver(self, slot: Slot, variant: Variant) -> BaseSolver[Any]:
+        """The slot's own solver of the variant, made on its first search there and kept."""
+        return slot.kept(variant.name,
+                         lambda: self.new_solver(variant, self.settings.hash_mib))
+
     def exact_solver(self, board: BaseBoard) -> BaseSolver[Any]:
         return self.exact[variant_of(board).name]
 
     def exact_answer(self, kind: str, request: Request) -> dict[str, Any] | None:
         """The answer of `kind` ('solve' or 'analyze') from the tables alone, or None."""
         solver = self.exact_solver(request.board)
-        build = answers.solve_answer if kind == "solve" else answers.analyze_answer
-        try:
-            return build(request.board, solver, depth=request.depth, time=request.time)
-        except SearchNeeded:
-            return None
+        if kind == "solve":
+            return answers.exact_solve_answer(request.board, solver)
+        return answers.exact_analyze_answer(request.board, solver)
 
     def searched_answer(self, kind: str, request: Request) -> Callable[[Slot], dict[str, Any]]:
         """The job that searches for the answer of `kind` on a slot."""
@@ -178,7 +165,7 @@ class QuixoService:
         build = answers.solve_answer if kind == "solve" else answers.analyze_answer
 
         def job(slot: Slot) -> dict[str, Any]:
-            return build(request.board, slot.solver(variant), depth=request.depth,
+            return build(request.board, self.slot_solver(slot, variant), depth=request.depth,
                          time=request.time)
         return job
 
@@ -227,10 +214,10 @@ class QuixoService:
         child = board.copy(stack=False)
         seen = {str(child)}
         while not child.is_game_over() and len(moves) < MAX_MAINLINE:
-            try:
-                best = solver.analyze(child)[0][0]
-            except SearchNeeded:
+            rows = solver.exact_analysis(child)
+            if rows is None:
                 break
+            best = rows[0][0]
             child = child.copy(stack=False)
             child.push(best)
             moves.append(str(best))
@@ -270,7 +257,7 @@ class QuixoService:
         board = request.board
 
         def job(slot: Slot, emit: Emit) -> None:
-            solver = slot.solver(variant)
+            solver = self.slot_solver(slot, variant)
 
             def progress(result: SearchResult) -> None:
                 emit("iteration", {"position": str(board), **result.to_json()})

@@ -1,41 +1,45 @@
 """The Qwixx half of the API: the answers of `qwixx value` and `qwixx advise` (SPEC "Web"), and
 the tracker of the page (`qwixx track` in the browser).
 
-value and advise are read by the `qwixx` command line's own parser and answered by the
-functions that build the command line's --json objects (qwixx_stats.answers). Their tables are
-loaded once for the whole server (solved first, as the command line does on first use, where
-they are missing); loading, solving and the rollouts of `advise --opponents` run on a slot of
-the search pool, the cheap answers of a loaded table at once.
+The queries of value and advise are read here without the command line (arguments.
+OptionValues), each parameter by the function that the `qwixx` parser takes as its option's
+type (qwixx_stats.answers), so that a refusal is the command line's message; they are answered
+by the functions that build the command line's --json objects (answers again). Their tables
+are loaded once for the whole server (solved first, as the command line does on first use,
+where they are missing); loading, solving and the rollouts of `advise --opponents` run on a
+slot of the search pool, the cheap answers of a loaded table at once.
 
 The tracker (`POST /api/v1/qwixx/track`) keeps no state: the page sends the game as the text
 of `qwixx track`'s save file (savefile.py, checksum included) with what to do, and gets back the
-new save file's text with what the page shows. Every turn is checked by the rules of
-qwixx_stats, the mark that breaks one refused with the tracker's reason, so the browser holds
-no rule of its own; the file it exports is the very file `qwixx track --save` writes.
+new save file's text with what the page shows. A new game's settings and a turn are the JSON
+the save file holds, read by the same code (track/game_json.py) into the rules' values; every
+turn is then checked by the rules of qwixx_stats, the mark that breaks one refused with the
+tracker's reason (track/text.py says it), so the browser holds no rule of its own; the file it
+exports is the very file `qwixx track --save` writes.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import threading
-from typing import Any, Callable, Optional, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from starlette.requests import Request
 
 from qwixx_stats import answers
-from qwixx_stats.cli import build_parser, parse_opponents
 from qwixx_stats.errors import TurnFault
-from qwixx_stats.rules.game import MAX_PLAYERS, Game
+from qwixx_stats.rules.game import Game
 from qwixx_stats.tables.race import RaceTable
 from qwixx_stats.strategies.registry import DEFAULT_JUDGE
-from qwixx_stats.rules.constants import LOCK_RULES, MARKS_TO_LOCK
-from qwixx_stats.track.savefile import MIN_PLAYERS, read_game, save_text
-from qwixx_stats.rules.sheet import COLOURS, Dice, Sheet, is_whole
+from qwixx_stats.rules.constants import MARKS_TO_LOCK
+from qwixx_stats.track.game_json import read_settings, read_turn
+from qwixx_stats.track.savefile import read_game, save_text
+from qwixx_stats.rules.sheet import COLOURS, Dice, Sheet
 from qwixx_stats.tables.solitaire import ExpectedValues, table_directory
-from qwixx_stats.track.tracker import GameText, parse_dice, parse_mark, parse_row
+from qwixx_stats.track.text import GameText, parse_dice
 from qwixx_stats.advisor import Advisor
 
-from .arguments import BadRequest, Parameter, parse_command
+from .arguments import BadRequest, OptionValues, Parameter
 from .events import wait_for_disconnect
 from .pool import SearchPool, Slot
 from .settings import Settings
@@ -51,6 +55,7 @@ SEED = Parameter("seed", "--seed")                 # so that a page can ask for 
 JUDGE = Parameter("judge", "--judge")              # and choose it
 VALUE = (SHEET, LOCK_AFTER)
 ADVISE = (SHEET, DICE, OPPONENTS, PASSIVE, ROLLER, LOCK_AFTER, ROLLOUTS, SEED, JUDGE)
+NEW_GAME_KEYS = {"players", "lock_after", "me"}
 MAX_ROLLOUTS = 1000              # per option on this server (the command line's default)
 MAX_TRACK_BYTES = 1_100_000      # a save file (at most 1 MB) and a turn
 SAVE_NAME = "sent by the page"   # the save file's name in the tracker's messages
@@ -98,7 +103,6 @@ class QwixxService:
     def __init__(self, settings: Settings, pool: SearchPool) -> None:
         self.settings = settings
         self.pool = pool
-        self.parser = build_parser()
         self.tables = QwixxTables(settings.qwixx_directory)
 
     async def on_slot(self, request: Request, work: Callable[[], T]) -> T:
@@ -108,44 +112,32 @@ class QwixxService:
             return work()
         return await self.pool.run(job, lambda: wait_for_disconnect(request.receive))
 
-    def parse(self, words: list[str], pairs: list[tuple[str, str]],
-              parameters: tuple[Parameter, ...]) -> argparse.Namespace:
-        return parse_command(self.parser, words, pairs, parameters)
-
     # -- SPEC "Web": qwixx value and qwixx advise ------------------------------------------
     async def value(self, pairs: list[tuple[str, str]], request: Request) -> dict[str, Any]:
         """`qwixx value --json`."""
-        args = self.parse(["value"], pairs, VALUE)
-        sheet = (Sheet(lock_after=args.lock_after) if args.sheet is None
-                 else Sheet.parse(args.sheet, args.lock_after))
-        values = self.tables.loaded_values(args.lock_after)
+        query = OptionValues(pairs, VALUE)
+        lock_after = query.read(LOCK_AFTER, answers.read_lock_after, MARKS_TO_LOCK)
+        sheet = answers.read_sheet(query.text(SHEET), lock_after)
+        values = self.tables.loaded_values(lock_after)
         if values is not None:
             return answers.value_answer(sheet, values)
         return await self.on_slot(request, lambda: answers.value_answer(
-            sheet, self.tables.values(args.lock_after)))
+            sheet, self.tables.values(lock_after)))
 
     async def advise(self, pairs: list[tuple[str, str]], request: Request) -> dict[str, Any]:
-        """`qwixx advise --json`. With opponents, the rollouts and the seed are the command
-        line's defaults (1,000 and 0) unless given (rollouts=0: the race model's estimate alone,
-        at once); more than MAX_ROLLOUTS is refused, since rollouts cannot be stopped midway."""
-        args = self.parse(["advise"], pairs, ADVISE)
-        if args.rollouts > MAX_ROLLOUTS:
-            raise BadRequest(f"argument --rollouts: at most {MAX_ROLLOUTS:,} on this server, "
-                             f"not {args.rollouts:,}")
-        sheet = Sheet.parse(args.sheet, args.lock_after)
-        dice = Dice.parse(args.dice)
-        opponents = None if args.opponents is None else parse_opponents(args)
-        answers.check_advice(sheet, opponents, args.passive, args.roller)
+        """`qwixx advise --json` (what it asks: read_advise_query)."""
+        asked = read_advise_query(pairs)
+        sheet, dice, opponents, passive = asked.sheet, asked.dice, asked.opponents, asked.passive
         if opponents is None:
-            values = self.tables.loaded_values(args.lock_after)
+            values = self.tables.loaded_values(asked.lock_after)
             if values is not None:
-                return answers.advise_answer(sheet, dice, values, args.passive)
+                return answers.advise_answer(sheet, dice, values, passive)
             return await self.on_slot(request, lambda: answers.advise_answer(
-                sheet, dice, self.tables.values(args.lock_after), args.passive))
+                sheet, dice, self.tables.values(asked.lock_after), passive))
         players = len(opponents) + 1
         return await self.on_slot(request, lambda: answers.advise_to_win_answer(
-            sheet, dice, opponents, self.tables.advisor(players, args.lock_after, args.judge),
-            args.passive, args.roller, args.rollouts, args.seed))
+            sheet, dice, opponents, self.tables.advisor(players, asked.lock_after, asked.judge),
+            passive, asked.roller, asked.rollouts, asked.seed))
 
     # -- the page's tracker ----------------------------------------------------------------
     def track(self, body: Any) -> dict[str, Any]:
@@ -156,7 +148,8 @@ class QwixxService:
             {"save": TEXT, "turn": {"dice": D, "first": [...], "second": [ROW, N] or null},
              "check": true or false}                                a turn played
         `first` lists every player's action 1 (a row or null), `second` is the active
-        player's action 2; the dice as `qwixx track` reads them ('-' for a closed row's die).
+        player's action 2, as the save file holds them (rows named red, yellow, green, blue);
+        the dice as `qwixx track` reads them ('-' for a closed row's die).
         With check, the turn is only checked (the answer shows the sheets after it and the
         save file is the one sent)."""
         if not isinstance(body, dict):
@@ -180,9 +173,7 @@ class QwixxService:
         if body.get("undo", False) is not False:
             if body["undo"] is not True or "turn" in body:
                 raise BadRequest("undo must be true, and alone")
-            if not game.history:
-                raise BadRequest("nothing to take back: no turn has been played yet")
-            game.pop()
+            game.pop()               # its GameError says why there is nothing to take back
             return track_answer(game, me, None)
         if "turn" not in body:
             if "check" in body:
@@ -199,47 +190,27 @@ class QwixxService:
 
 
 def new_game(settings: Any) -> tuple[Game, Optional[int]]:
-    if not isinstance(settings, dict) or set(settings) - {"players", "lock_after", "me"}:
+    """The game of `{"new": {...}}`: its settings read as the save file reads its own."""
+    if not isinstance(settings, dict) or set(settings) - NEW_GAME_KEYS:
         raise BadRequest("new takes players, lock_after and me")
-    players = settings.get("players")
-    lock_after = settings.get("lock_after", MARKS_TO_LOCK)
-    me = settings.get("me")
-    if not is_whole(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BadRequest(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS} (a game at a real "
-                         f"table)")
-    if not is_whole(lock_after) or lock_after not in LOCK_RULES:
-        raise BadRequest("lock_after must be 5 (the printed rules) or 4 (the variant)")
-    if me is not None and (not is_whole(me) or not 1 <= me <= players):
-        raise BadRequest(f"me must be a seat 1..{players} or null")
-    return Game(players, lock_after=lock_after), None if me is None else me - 1
+    asked = read_settings(settings.get("players"), settings.get("lock_after", MARKS_TO_LOCK),
+                          settings.get("me"))
+    return asked.new_game(), asked.me
 
 
 def play(game: Game, me: Optional[int], turn: Any) -> list[str]:
     """Play `turn` on `game`, each decision checked by the game's rules (game.Turn: the
     refusal names the player and gives the rule's reason, as `qwixx track` says it); the
-    tracker's report of the turn."""
-    if not isinstance(turn, dict) or sorted(turn) != ["dice", "first", "second"]:
-        raise BadRequest("a turn is {\"dice\", \"first\", \"second\"}")
+    tracker's report of the turn. The turn is the JSON a save file holds, but for its dice,
+    which are the page's: `-` for the die of a closed row, as `qwixx track` reads a roll."""
+    decisions = read_turn(turn, game.players, "the turn")
     if game.is_over():
         raise BadRequest("the game is over: take the last turn back (undo) to go on")
     text = GameText(game, me)
-    dice_text, first, second = turn["dice"], turn["first"], turn["second"]
-    if not isinstance(dice_text, str):
-        raise BadRequest("dice must be text like 3,4,6,1,2,5")
-    playing = game.turn(parse_dice(dice_text, game.closed))
-    if not isinstance(first, list) or len(first) != game.players:
-        raise BadRequest(f"first must list one row or null for each of the {game.players} "
-                         "players")
-    if any(choice is not None and not isinstance(choice, str) for choice in first):
-        raise BadRequest("first must list rows (red, yellow, green, blue) or null")
-    rows = [None if choice is None else parse_row(choice) for choice in first]
+    playing = game.turn(parse_dice(decisions.dice, game.closed))
     try:
-        playing.take_first(rows)
-        if second is not None:
-            if not (isinstance(second, list) and len(second) == 2 and isinstance(second[0], str)
-                    and is_whole(second[1])):
-                raise BadRequest("second must be [row, number] or null")
-            playing.take_second(parse_mark(f"{second[0]} {second[1]}"))
+        playing.take_first(decisions.first)
+        playing.take_second(decisions.second)
     except TurnFault as fault:
         raise text.refusal(fault) from None
     before = list(game.sheets)
@@ -263,6 +234,48 @@ def track_answer(game: Game, me: Optional[int], report: Optional[list[str]]) -> 
                      "second": None if record.second is None else list(record.second),
                      "penalty": record.penalty} for record in game.history],
         "report": report}
+
+
+@dataclass(frozen=True)
+class AdviseQuery:
+    """What `/api/v1/qwixx/advise` asks, read and checked (read_advise_query)."""
+
+    sheet: Sheet
+    dice: Dice
+    opponents: Optional[list[Sheet]]
+    passive: bool
+    roller: Optional[int]
+    lock_after: int
+    rollouts: int
+    seed: int
+    judge: str
+
+
+def read_advise_query(pairs: Sequence[tuple[str, str]]) -> AdviseQuery:
+    """The query of `qwixx advise --json`, its options read in the command line's order and
+    refused with its messages (the `--` options of the messages are the parameters). With
+    opponents, the rollouts and the seed are the command line's defaults unless given
+    (rollouts=0: the race model's estimate alone, at once); more than MAX_ROLLOUTS is refused,
+    since rollouts cannot be stopped midway."""
+    query = OptionValues(pairs, ADVISE)
+    roller: Optional[int] = query.read(ROLLER, answers.read_roller, None)
+    lock_after = query.read(LOCK_AFTER, answers.read_lock_after, MARKS_TO_LOCK)
+    rollouts = query.read(ROLLOUTS, answers.read_rollouts, answers.DEFAULT_ROLLOUTS)
+    seed = query.read(SEED, answers.read_seed, answers.DEFAULT_SEED)
+    judge = query.read(JUDGE, answers.read_judge, DEFAULT_JUDGE)
+    sheet_text, dice_text = query.required(SHEET, DICE)
+    if rollouts > MAX_ROLLOUTS:
+        raise BadRequest(f"argument --rollouts: at most {MAX_ROLLOUTS:,} on this server, not "
+                         f"{rollouts:,}")
+    sheet = Sheet.parse(sheet_text, lock_after)
+    dice = Dice.parse(dice_text)
+    opponents_text = query.text(OPPONENTS)
+    opponents = (None if opponents_text is None
+                 else answers.read_opponents(opponents_text, lock_after))
+    passive = query.flag(PASSIVE)
+    answers.check_advice(sheet, opponents, passive, roller)
+    return AdviseQuery(sheet, dice, opponents, passive, roller, lock_after, rollouts, seed,
+                       judge)
 
 
 async def read_json_body(request: Request) -> Any:

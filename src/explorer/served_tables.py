@@ -12,7 +12,7 @@ is kept until the folder changes (a table added while the server runs).
 on a thread while the server serves: a damaged table is reported at once rather than when a
 user first meets it, and every probe after it is as fast as on a table in use for hours (the
 first probe of a block otherwise checks it first, and maps its pages: measured with
-benchmarks/tablebase_service_load.py, most of a fresh server's time on random positions).
+benchmarks/explorer/tablebase_service_load.py, most of a fresh server's time on random positions).
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ import threading
 import time
 from typing import Any
 
-from quixo_solver.tablebase import Tablebase, TablebaseError, manifest
+from quixo_solver.tablebase import Tablebase, TablebaseError
+from quixo_solver.tablebase.web import manifest
 from solverkit.version import __version__
 
 from .tables import TableFolder

@@ -26,8 +26,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from quixo_solver.tablebase import TablebaseError, manifest
-from quixo_solver.tablebase.manifest import ManifestEntry
+from quixo_solver.tablebase import TablebaseError
+from quixo_solver.tablebase.web import manifest
+from quixo_solver.tablebase.web.manifest import ManifestEntry
 from solverkit.commandline import error_line
 from solverkit.messages import cut
 

@@ -9,17 +9,48 @@ the same objects.
     advise_to_win_answer(sheet, dice, opponents, advisor, ...)  by the chance of winning
 
 `check_advice` refuses a roll that cannot be advised before any table is loaded.
+
+Their inputs are read in one place too: the options of value and advise (`read_lock_after`,
+`read_rollouts`, ... and `read_sheet`, `read_opponents`) are the argparse types of the command
+line's parser and what the web API calls on the values of its query, so that a bad value is
+refused with the same words wherever it is written (SPEC "Web": the API's errors are the
+command line's).
 """
 from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from solverkit.commandline import choice_argument, whole_number_argument
+
 from .errors import QwixxError
-from .rules.game import Option
+from .rules.constants import LOCK_RULES
+from .rules.game import MAX_PLAYERS, Option
 from .rules.sheet import Dice, Sheet, game_over
 from .tables.solitaire import ExpectedValues
-from .advisor import Advice, Advisor
-from .strategies.rollouts import Estimate
+from .advisor import ADVISED_STRATEGIES, Advice, Advisor
+from .strategies.rollouts import MAX_ROLLOUTS, Estimate
+
+DEFAULT_ROLLOUTS = 1000          # advise --opponents: games played on per option
+DEFAULT_SEED = 0                 # and the seed of their rolls
+read_lock_after = choice_argument(LOCK_RULES, int)
+read_judge = choice_argument(ADVISED_STRATEGIES, str)
+read_rollouts = whole_number_argument("a number of rollouts", 0, MAX_ROLLOUTS)
+read_seed = whole_number_argument("a seed", 0, 2 ** 64 - 1)
+read_roller = whole_number_argument("an opponent", 1, MAX_PLAYERS - 1)
+
+
+def read_sheet(text: Optional[str], lock_after: int) -> Sheet:
+    """--sheet in SPEC notation; None: the empty sheet."""
+    return Sheet(lock_after=lock_after) if text is None else Sheet.parse(text, lock_after)
+
+
+def read_opponents(text: str, lock_after: int) -> list[Sheet]:
+    """--opponents 'SHEET;SHEET;...': the other players' sheets."""
+    parts = [part.strip() for part in text.split(";", MAX_PLAYERS)]
+    if len(parts) > MAX_PLAYERS - 1:
+        raise QwixxError(f"--opponents: at most {MAX_PLAYERS - 1} sheets (a game has at most "
+                         f"{MAX_PLAYERS} players)")
+    return [Sheet.parse(part, lock_after) for part in parts]
 
 
 def value_answer(sheet: Sheet, values: ExpectedValues) -> dict[str, Any]:
@@ -76,7 +107,8 @@ def advise_answer(sheet: Sheet, dice: Dice, values: ExpectedValues,
 
 def advise_to_win_answer(sheet: Sheet, dice: Dice, opponents: Sequence[Sheet],
                          advisor: Advisor, passive: bool = False, roller: Optional[int] = None,
-                         rollouts: int = 1000, seed: int = 0) -> dict[str, Any]:
+                         rollouts: int = DEFAULT_ROLLOUTS,
+                         seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """`qwixx advise --opponents --json`: every option by its chance of winning, the race
     model's estimate (winning.py) and, unless `rollouts` is 0, the chance measured by playing
     the game on (everyone playing `win`) with its standard error, ranked by the measured

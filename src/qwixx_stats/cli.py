@@ -32,7 +32,12 @@ from .tables.solitaire import (ExpectedValues, check_writable_directory, states_
                                table_directory, table_name)
 from .advisor import ADVISED_STRATEGIES, Advisor
 from .strategies.registry import DEFAULT_JUDGE, Reads, reads
-from .strategies.rollouts import MAX_ROLLOUTS
+
+
+def choices_metavar(choices: tuple[object, ...]) -> str:
+    """`{5,4}`: an option's choices in its usage, as argparse writes them for `choices=`."""
+    return "{" + ",".join(map(str, choices)) + "}"
+
 
 def emit(args: argparse.Namespace, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload) if args.json else text)
@@ -87,16 +92,12 @@ def load_advisor(args: argparse.Namespace) -> Callable[[int, int], Advisor]:
 
 
 def add_judge(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--judge", choices=ADVISED_STRATEGIES, default=DEFAULT_JUDGE,
+    parser.add_argument("--judge", type=answers.read_judge, default=DEFAULT_JUDGE,
+                        metavar=choices_metavar(ADVISED_STRATEGIES),
                         help="with opponents: the strategy whose chance of winning ranks the "
                         "choices: win (the race model right after the choice, default) or "
                         "lookahead (the choice played to the end of the turn, then the learned "
                         "value at two players, stronger in play)")
-
-
-def parse_sheet(args: argparse.Namespace, text: str | None) -> Sheet:
-    return Sheet(lock_after=args.lock_after) if text is None else Sheet.parse(
-        text, args.lock_after)
 
 
 def command_probabilities(args: argparse.Namespace) -> None:
@@ -105,7 +106,7 @@ def command_probabilities(args: argparse.Namespace) -> None:
 
 
 def command_value(args: argparse.Namespace) -> None:
-    sheet = parse_sheet(args, args.sheet)
+    sheet = answers.read_sheet(args.sheet, args.lock_after)
     answer = answers.value_answer(sheet, load_values(args))
     emit(args, answer, f"{sheet}\nscore now {sheet.score()}, expected final score "
          f"{answer['expected_score']:.4f} (single player, optimal play, lock after "
@@ -130,20 +131,11 @@ def entry_text(entry: dict[str, Any], dice: Dice, passive: bool) -> str:
     return option_text(answers.option_of(entry), dice)
 
 
-def parse_opponents(args: argparse.Namespace) -> list[Sheet]:
-    """--opponents 'SHEET;SHEET;...': the other players' sheets."""
-    text = args.opponents
-    parts = [part.strip() for part in text.split(";", MAX_PLAYERS)]
-    if len(parts) > MAX_PLAYERS - 1:
-        raise QwixxError(f"--opponents: at most {MAX_PLAYERS - 1} sheets (a game has at most "
-                         f"{MAX_PLAYERS} players)")
-    return [Sheet.parse(part, args.lock_after) for part in parts]
-
-
 def command_advise(args: argparse.Namespace) -> None:
     sheet = Sheet.parse(args.sheet, args.lock_after)
     dice = Dice.parse(args.dice)
-    opponents = None if args.opponents is None else parse_opponents(args)
+    opponents = (None if args.opponents is None
+                 else answers.read_opponents(args.opponents, args.lock_after))
     answers.check_advice(sheet, opponents, args.passive, args.roller)
     if opponents is not None:
         advise_to_win(args, sheet, dice, opponents)
@@ -237,7 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "(default: $QWIXX_TABLE_DIR, else the cache folder; ~ is "
                              "expanded)")
         if lock_rule:
-            sub.add_argument("--lock-after", type=int, choices=LOCK_RULES, default=MARKS_TO_LOCK,
+            sub.add_argument("--lock-after", type=answers.read_lock_after,
+                             default=MARKS_TO_LOCK, metavar=choices_metavar(LOCK_RULES),
                              help="marks a row needs before its last number: 5 (the printed "
                              "rules, default) or 4 (the variant of the rules summary); each "
                              "has its own tables")
@@ -258,14 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the other players' sheets: rank the options by the estimated "
                         "chance of winning (the `win` strategy's race model, and measured by "
                         "rollouts); the opponents in turn order after you")
-    advise.add_argument("--rollouts", type=whole_number_argument("a number of rollouts", 0, MAX_ROLLOUTS),
-                        default=1000, help="with --opponents: games played on per option to "
-                        "measure its chance, with a standard error (default 1,000; 0: the "
-                        "model's estimate only)")
-    advise.add_argument("--seed", type=whole_number_argument("a seed", 0, 2 ** 64 - 1), default=0,
+    advise.add_argument("--rollouts", type=answers.read_rollouts,
+                        default=answers.DEFAULT_ROLLOUTS, help="with --opponents: games played "
+                        "on per option to measure its chance, with a standard error (default "
+                        "1,000; 0: the model's estimate only)")
+    advise.add_argument("--seed", type=answers.read_seed, default=answers.DEFAULT_SEED,
                         help="of the rollouts (default 0)")
-    advise.add_argument("--roller", type=whole_number_argument("an opponent", 1, MAX_PLAYERS - 1),
-                        default=None, help="with --passive: which opponent rolled (default 1)")
+    advise.add_argument("--roller", type=answers.read_roller, default=None,
+                        help="with --passive: which opponent rolled (default 1)")
     add_judge(advise)
     sim = add("simulate", command_simulate, "games between strategies", table=True)
     sim.add_argument("--players", type=whole_number_argument("a number of players", 1, MAX_PLAYERS), default=2,
@@ -274,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help=f"one for all or one per player (default max-score): {STRATEGY_HELP}")
     sim.add_argument("--games", type=whole_number_argument("a number of games", 1, MAX_GAMES), default=10_000,
                      help=f"1..{MAX_GAMES:,} (default 10,000; memory does not grow with it)")
-    sim.add_argument("--seed", type=whole_number_argument("a seed", 0, 2 ** 64 - 1), default=0,
+    sim.add_argument("--seed", type=answers.read_seed, default=answers.DEFAULT_SEED,
                      help="0..2**64-1 (default 0)")
     sim.add_argument("--fixed-seats", action="store_true",
                      help="keep each strategy in its seat (default: rotate the seats game by "

@@ -49,6 +49,11 @@ class GameError(QwixxError):
     """A game set up or played with arguments of the wrong kind (player count, decisions)."""
 
 
+class GameRecordError(GameError):
+    """A tracked game's settings or turn, as JSON, not of the form that the save file and the
+    explorer's tracker both take (track/game_json.py)."""
+
+
 class TrackError(GameError):
     """A bad `qwixx track` option (the command line reports it and exits 2)."""
 

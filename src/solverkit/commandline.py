@@ -47,13 +47,19 @@ class OneLineParser(argparse.ArgumentParser):
     UsageError, which the frame prints as `PROG: error: ...` with exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        # argparse quotes the user's text ('...'): cut long quotes, and the list of
-        # unrecognised arguments, to about SHOWN characters
-        message = re.sub(r"'([^']{%d})[^']+'" % SHOWN, r"'\1...'", message)
-        lead = "unrecognized arguments: "
-        if message.startswith(lead):
-            message = cut(message, len(lead) + SHOWN)
-        raise UsageError(f"{message} (see --help)")
+        raise UsageError(usage_message(message))
+
+
+def usage_message(message: str) -> str:
+    """The line of a usage error as OneLineParser says it, for a front end that reads the same
+    options without the parser (the web API, whose errors are the command line's)."""
+    # argparse quotes the user's text ('...'): cut long quotes, and the list of unrecognised
+    # arguments, to about SHOWN characters
+    message = re.sub(r"'([^']{%d})[^']+'" % SHOWN, r"'\1...'", message)
+    lead = "unrecognized arguments: "
+    if message.startswith(lead):
+        message = cut(message, len(lead) + SHOWN)
+    return f"{message} (see --help)"
 
 
 def error_line(error: BaseException | str) -> str:
@@ -128,6 +134,25 @@ def whole_number_argument(what: str, low: int, high: int) -> Callable[[str], int
         return value
     convert.__name__ = what
     return convert
+
+
+def choice_argument(choices: Sequence[T], convert: Callable[[str], T]) -> Callable[[str], T]:
+    """An argparse type: `convert(text)`, one of `choices`. It says what argparse's own
+    `choices=` says (Python 3.11's words, `invalid choice: 7 (choose from 5, 4)`), but in
+    words of its own, which do not change with the Python version: a front end that reads the
+    option without the parser (the web API) repeats them exactly."""
+    def parse(text: str) -> T:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {convert.__name__} value: {text!r}") \
+                from None
+        if value not in choices:
+            raise argparse.ArgumentTypeError(f"invalid choice: {value!r} (choose from "
+                                             f"{', '.join(map(repr, choices))})")
+        return value
+    parse.__name__ = convert.__name__
+    return parse
 
 
 def number(what: str, check: Callable[[float], float]) -> Callable[[str], float]:

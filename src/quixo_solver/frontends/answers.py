@@ -69,9 +69,27 @@ def analyze_answer(board: BaseBoard, solver: BaseSolver[Any], *, depth: int | No
     seconds = limits["time"]
     if seconds is not None:
         seconds = seconds / max(1, board.legal_moves.count())
-    rows = [{"move": str(move), "value": result.value, "plies": result.plies}
-            for move, result in solver.analyze(board, depth=limits["depth"], time=seconds)]
-    return {"position": str(board), "moves": rows}
+    return _analysis(board, solver.analyze(board, depth=limits["depth"], time=seconds))
+
+
+def exact_solve_answer(board: BaseBoard, solver: BaseSolver[Any]) -> dict[str, Any] | None:
+    """`solve_answer` where a finished game or the tables answer it, whatever the limits,
+    without a search; None where only a search can tell."""
+    result = solver.settled_result(board)
+    return None if result is None else {"position": str(board), **result.to_json()}
+
+
+def exact_analyze_answer(board: BaseBoard, solver: BaseSolver[Any]) -> dict[str, Any] | None:
+    """`analyze_answer` where the tables (or the rules) settle every move, without a search;
+    None where a move needs one."""
+    rows = solver.exact_analysis(board)
+    return None if rows is None else _analysis(board, rows)
+
+
+def _analysis(board: BaseBoard, rows: list[tuple[Any, SearchResult]]) -> dict[str, Any]:
+    return {"position": str(board),
+            "moves": [{"move": str(move), "value": result.value, "plies": result.plies}
+                      for move, result in rows]}
 
 
 def probe_answer(board: BaseBoard, tablebase: BaseTablebase) -> dict[str, Any]:

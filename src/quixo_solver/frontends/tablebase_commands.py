@@ -16,8 +16,8 @@ from .command_context import emit, open_tablebase, tablebase_folder
 from .. import tablebase as tb
 from ..errors import QuixoError
 from ..limits import check_threads
-from ..tablebase.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
-from ..tablebase.files import VERSION as TABLE_FORMAT
+from ..tablebase.generator.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
+from ..tablebase.format.files import VERSION as TABLE_FORMAT
 from ..variants import parse_board
 
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
@@ -122,7 +122,7 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
 
 def _cluster_client(args: argparse.Namespace) -> Any:
     """The Dask client of --workers (a local cluster) or --scheduler, or None."""
-    from ..tablebase import cluster
+    from ..tablebase.generator import cluster
 
     if args.workers is None and args.scheduler is None:
         return None
@@ -152,7 +152,7 @@ def add_tablebase_plan(actions: arguments.Commands) -> None:
 
 
 def command_tablebase_plan(args: argparse.Namespace) -> None:
-    from ..tablebase import forecast
+    from ..tablebase.generator import forecast
 
     units = tb.units(args.size, args.max_blanks)
     calibration = None
@@ -323,7 +323,7 @@ def add_tablebase_manifest(actions: arguments.Commands) -> None:
 def command_tablebase_manifest(args: argparse.Namespace) -> None:
     from solverkit.progress import ByteProgress
 
-    from ..tablebase import manifest
+    from ..tablebase.web import manifest
 
     directory = tablebase_folder(args)
     started = time.perf_counter()
@@ -364,7 +364,7 @@ def add_tablebase_download(actions: arguments.Commands) -> None:
 
 
 def command_tablebase_download(args: argparse.Namespace) -> None:
-    from ..tablebase import download
+    from ..tablebase.web import download
 
     settings = download.DownloadSettings(jobs=args.jobs, timeout=args.timeout)
     report = download.download(args.base, tablebase_folder(args), args.size, args.max_blanks,

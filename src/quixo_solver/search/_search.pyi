@@ -1,4 +1,4 @@
-from ..tablebase._compressed_table import CompressedTable
+from ..tablebase.format._compressed_table import CompressedTable
 from ._search_state import SearchState
 
 MATE_SCORE: int

@@ -54,16 +54,16 @@ from ..tablebase.errors import CorruptTableError
 from ..rules._rules cimport (
     MAX_MOVES, NO_MOVE, Geometry, has_line, is_legal, mask_t, near_line, pack, play, popcount,
 )
-from ..tablebase._blockcheck cimport quixo_crc32
-from ..tablebase._codec cimport DAMAGED_DATA
-from ..tablebase._reader cimport SegmentCache, TableReader, read_position
-from ..tablebase._orbit_index cimport orbit_index
-from ..tablebase._compressed_table cimport CompressedTable
+from ..tablebase.format._blockcheck cimport quixo_crc32
+from ..tablebase.format._codec cimport DAMAGED_DATA
+from ..tablebase.format._reader cimport SegmentCache, TableReader, read_position
+from ..tablebase.format._orbit_index cimport orbit_index
+from ..tablebase.format._compressed_table cimport CompressedTable
 from ._heuristic cimport evaluate
 from ._node cimport Node, node_finish, node_start, node_take
 from ._repetition cimport MAX_LINE, path_visit
 from ._search_state cimport SearchState
-from ..tablebase._value_code cimport DRAW_CODE, is_win, plies_of
+from ..tablebase.format._value_code cimport DRAW_CODE, is_win, plies_of
 from .._interrupt cimport stop_watching, watch_interrupts
 from ._mate cimport (EXACT, INFINITE, MATE, MATE_BOUND, MAX_DEPTH, count_node,
                      mate_distance_prunes, now)

@@ -249,24 +249,43 @@ class BaseSolver(Generic[BoardT]):
         check_board(board, self.board_type)
         check_limits(depth, time, nodes)
         exact = self._analysis_from_tables(board)
-        return exact if exact is not None else self._analyze_move_by_move(
-            board, depth, time, nodes)
+        if exact is not None:
+            return exact
+        child_depth = None if depth is None else max(1, depth - 1)
+
+        def result_of(child: BoardT) -> SearchResult:
+            # a table's value alone where there is one (one probe per move), else a search
+            return self.settled_result(child, line=0) or self._iterate(child, child_depth,
+                                                                       time, nodes)
+        rows = self._rows_by_move(board, result_of)
+        assert rows is not None       # (every child has a result)
+        return rows
+
+    def exact_analysis(self, board: BoardT) -> list[tuple[Any, SearchResult]] | None:
+        """`analyze`'s answer where the tables (or the rules) settle every move, without a
+        search; None where a move needs one."""
+        check_board(board, self.board_type)
+        exact = self._analysis_from_tables(board)
+        if exact is not None:
+            return exact
+        return self._rows_by_move(board, lambda child: self.settled_result(child, line=0))
 
     def _analysis_from_tables(self, board: BoardT) -> list[tuple[Any, SearchResult]] | None:
         """`analyze`'s rows at once where the variant's tables settle every move (a solver
         with tables overrides it), else None."""
         return None
 
-    def _analyze_move_by_move(self, board: BoardT, depth: int | None, time: float | None,
-                              nodes: int | None) -> list[tuple[Any, SearchResult]]:
-        """`analyze` one move at a time: a table's value where there is one, else a search."""
+    def _rows_by_move(self, board: BoardT, result_of: Callable[[BoardT], SearchResult | None]
+                      ) -> list[tuple[Any, SearchResult]] | None:
+        """`analyze`'s rows one move at a time, each child's result from `result_of`, best
+        first; None as soon as `result_of` gives None."""
         rows: list[tuple[Any, SearchResult]] = []
         for move in board.legal_moves:
             child = board.copy()          # with the game's moves: repetitions count
             child.push(move)
-            # a table's value alone: one probe per move
-            seen = self.settled_result(child, line=0) or self._iterate(
-                child, None if depth is None else max(1, depth - 1), time, nodes)
+            seen = result_of(child)
+            if seen is None:
+                return None
             rows.append((move, seen_by_mover(move, seen)))
         rows.sort(key=lambda row: preference(row[1]))
         return rows

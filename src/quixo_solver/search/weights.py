@@ -194,11 +194,6 @@ def _line_ends(size: int, index: int) -> int:
     return (1 << file) | (1 << ((size - 1) * size + file))
 
 
-def twin_evaluate(size: int, weights: Weights, mine: int, theirs: int) -> int:
-    """The kernel's evaluate in pure Python (the test oracle)."""
-    return int(round(float(features(size, mine, theirs) @ weights.vector())))
-
-
 RULEBOOK = WeightSet({size: Weights() for size in geometry.SIZES})   # the rulebook's, everywhere
 
 

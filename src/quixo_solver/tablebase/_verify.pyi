@@ -1,7 +1,7 @@
 import numpy as np
 import numpy.typing as npt
 
-from ._compressed_table import CompressedTable
+from .format._compressed_table import CompressedTable
 
 def verify_class(size: int, mover_count: int, opponent_count: int,
                  values: npt.NDArray[np.uint16], same_pair: npt.NDArray[np.uint16],

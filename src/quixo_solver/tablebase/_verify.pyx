@@ -21,13 +21,13 @@ from ..rules._rules cimport (
     popcount, status,
 )
 from .._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
-from ._index cimport pdep
-from ._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
-from ._codec cimport DAMAGED_DATA
-from ._reader cimport SegmentCache, TableReader, read_position
-from ._compressed_table cimport CompressedTable
-from ._orbit_index import orbit_class
+from .format._value_code cimport DRAW_CODE, is_loss, is_win, loss_in, plies_of, win_in
+from .format._index cimport pdep
+from .format._orbit_index cimport OrbitClass, OrbitIndex, is_hole, orbit_index
+from .format._codec cimport DAMAGED_DATA
+from .format._reader cimport SegmentCache, TableReader, read_position
+from .format._compressed_table cimport CompressedTable
+from .format._orbit_index import orbit_class
 
 cdef enum:
     CHUNK = 16384       # entries of one unit of parallel work

@@ -22,9 +22,10 @@ from ..rules._backend import rules
 from ..rules.baseboard import check_board
 from ..rules.board import Board, Move, move_between
 from ..rules.notation import format_position
-from . import files, values
+from .format import files
+from . import values
 from .errors import CorruptTableError, MissingTableError
-from .files import CompressedTable
+from .format.files import CompressedTable
 
 T = TypeVar("T")
 TablebaseT = TypeVar("TablebaseT", bound="BaseTablebase")
@@ -117,11 +118,6 @@ class BaseTablebase:
     def code(self, board: Board) -> int:
         check_board(board, Board)
         return self.codes_of(board.size, [(board.mover_cubes, board.opponent_cubes)])[0]
-
-    def codes_at(self, size: int, mover_count: int, opponent_count: int,
-                 movers: list[int], opponents: list[int]) -> list[int]:
-        """The value codes of many positions of one class (masks checked by the table)."""
-        return self.codes_of(size, list(zip(movers, opponents)))
 
     def probe(self, board: Board) -> ProbeResult:
         return ProbeResult.of_code(self.code(board))

@@ -44,7 +44,7 @@ from solverkit.messages import clip
 from ..errors import LimitError
 from ..rules.geometry import check_size
 from . import values
-from .manifest import raw_positions
+from .format._index import class_size
 from .probe import Tablebase
 
 MAX_COUNT = 10_000_000       # positions of one sample (about 200 bytes each while it is drawn)
@@ -112,7 +112,7 @@ def draw(tablebase: Tablebase, size: int, count: int, blank_counts: Iterable[int
     tables = [tablebase.table(size, a, b) for a, b in classes]    # every one, before drawing
     cells = size * size
     rng = np.random.default_rng(seed)
-    cumulative = np.cumsum([raw_positions(size, a, b) for a, b in classes], dtype=np.int64)
+    cumulative = np.cumsum([class_size(size, a, b) for a, b in classes], dtype=np.int64)
     drawn = rng.integers(0, int(cumulative[-1]), size=count, dtype=np.int64)
     chosen = np.searchsorted(cumulative, drawn, side="right")
     mover = np.zeros(count, dtype=np.uint32)

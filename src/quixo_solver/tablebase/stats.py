@@ -5,7 +5,8 @@ import os
 from pathlib import Path
 
 from ..rules.geometry import check_size
-from . import files, plan
+from .format import files
+from . import pairs
 from .errors import MissingTableError
 
 
@@ -27,7 +28,7 @@ def built_headers(directory: str | os.PathLike[str],
     directory = files.folder_to_read(directory)
     size = check_size(size)
     result = []
-    for unit in plan.units(size):
+    for unit in pairs.units(size):
         for a, b in unit.classes:
             path = directory / files.table_name(size, a, b)
             if path.exists():

@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from . import _verify
-from ._index import class_size
-from ._orbit_index import entry_count
+from .format._index import class_size
+from .format._orbit_index import entry_count
 from ..rules.geometry import check_size
 from ..limits import check_threads, whole_number
 from solverkit.progress import Progress
-from . import files, plan
+from .format import files
+from . import pairs
 from .errors import BlankRangeError, CorruptTableError, MissingTableError, OldFormatError
 
 
@@ -60,8 +61,8 @@ def _values(directory: Path, size: int, cls: tuple[int, int], threads: int) -> n
     return files.load_values(_existing(directory, size, cls), (size, *cls), threads)
 
 
-def built_units(directory: Path, size: int) -> list[plan.Unit]:
-    return [unit for unit in plan.units(size)
+def built_units(directory: Path, size: int) -> list[pairs.Unit]:
+    return [unit for unit in pairs.units(size)
             if all((directory / files.table_name(size, *cls)).exists() for cls in unit.classes)]
 
 
@@ -187,7 +188,7 @@ def _table(directory: Path, size: int, cls: tuple[int, int]) -> files.Compressed
     return files.open_table(_existing(directory, size, cls), (size, *cls))
 
 
-def _check_pair(directory: Path, size: int, unit: plan.Unit,
+def _check_pair(directory: Path, size: int, unit: pairs.Unit,
                 threads: int) -> Iterator[ClassCheck]:
     """Check the classes of `unit`: a class and its mirror read each other's values, so each of
     the pair's files is decoded once for both (4 decodes a pair, not 6), and each class's

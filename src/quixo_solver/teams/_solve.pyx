@@ -16,7 +16,7 @@ from libc.stdint cimport uint16_t, uint32_t
 
 import numpy as np
 
-from ..tablebase._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
+from ..tablebase.format._value_code cimport DRAW_CODE, is_loss, loss_in, win_in
 from ..rules._rules cimport Geometry, geometry_of, mask_t
 from ._team_rules cimport PASS_MOVE, ROLES, Roles, is_legal_code, must_pass, play_code, team_status
 

@@ -10,7 +10,7 @@ tablebase/traps.py), `weights` (a weights file for the evaluation, search/weight
 checked when the setting is parsed).
 
 ``cmd=PROGRAM ARGS`` plays a separate program that speaks the engine protocol (SPEC "Engine
-protocol"; `quixo engine` is one, `benchmarks/legacy_engine.py` another) instead of this
+protocol"; `quixo engine` is one, `benchmarks/quixo/engines/legacy_engine.py` another) instead of this
 package's solver: ``cmd=quixo engine --no-tablebase,time=0.1``. Its value runs to the next
 key (``,time=``, `` depth=`` ...) or the end, split into words as a shell would (quotes
 protect spaces). The limits (`time`, `depth`, `nodes`, `clock`) go to the program with each

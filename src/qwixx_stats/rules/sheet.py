@@ -9,7 +9,7 @@ counts as one more mark and closes the row. Sheets are immutable; `mark` returns
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeGuard, cast
 
@@ -26,6 +26,7 @@ ROW_NUMBERS = {
     "blue": tuple(range(12, 1, -1)),
 }
 LAST_BOX = 10            # the box of a row's last number (12 or 2), whose mark locks the row
+DIE_NAMES = ("first white", "second white") + COLOURS    # the dice in SPEC order, as named
 
 
 def row_points(marks: int) -> int:
@@ -266,30 +267,46 @@ class Dice(NamedTuple):
     @classmethod
     def parse(cls, text: str | Iterable[int]) -> "Dice":
         """Dice from `3,4,6,1,2,5`, or from six ints (a Dice, a tuple or a list)."""
+        faces: list[object]
         if isinstance(text, str):
-            parts = [p.strip() for p in text.split(",", 6)]
-            if len(parts) != 6:
-                raise DiceError(f"dice {clip(text)}: expected six numbers (white, white, red, "
-                                f"yellow, green, blue) like 3,4,6,1,2,5, got "
-                                f"{'more' if len(parts) > 6 else len(parts)}")
-            if not all(p.isascii() and p.isdigit() for p in parts):
-                raise DiceError(f"dice {clip(text)}: expected six numbers like 3,4,6,1,2,5")
-            values = [int(p) if len(p) <= 20 else 0 for p in parts]   # 0: out of range
+            faces = [p.strip() for p in text.split(",", 6)]
+            example = " like 3,4,6,1,2,5"
         elif isinstance(text, (tuple, list)) or (
                 isinstance(text, Iterable)
                 and not isinstance(text, (bytes, bytearray, set, frozenset, dict))):
-            values = list(itertools.islice(text, 7))     # an endless iterator stops here
-            if len(values) != 6:
-                raise DiceError(f"dice {clip(text)}: expected six numbers (white, white, red, "
-                                f"yellow, green, blue), got "
-                                f"{'more' if len(values) > 6 else len(values)}")
+            faces = list(itertools.islice(text, 7))     # an endless iterator stops here
+            example = ""
         else:
             raise DiceError(f"dice are written as text like 3,4,6,1,2,5 or six numbers in order, "
                             f"not {type(text).__name__}")
-        if any(not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 6
-               for v in values):
-            raise DiceError(f"dice {clip(text)}: every die shows 1..6")
-        return text if type(text) is cls else cls(*values)
+        if len(faces) != 6:
+            raise DiceError(f"dice {clip(text)}: expected six numbers (white, white, red, "
+                            f"yellow, green, blue){example}, got "
+                            f"{'more' if len(faces) > 6 else len(faces)}")
+        dice = cls.of_faces(faces, text)
+        return text if type(text) is cls else dice
+
+    @classmethod
+    def of_faces(cls, faces: Sequence[object], shown: object) -> "Dice":
+        """Six dice from their faces in SPEC order, each a number or its ASCII digits (the
+        notation's, the tracker's typed roll): the one reading of a die, so that a refusal
+        names the die wherever the roll was written. `shown`: the roll as the message quotes
+        it."""
+        if len(faces) != 6:
+            raise DiceError(f"dice {clip(shown)}: expected six numbers, got {len(faces)}")
+        values = []
+        for name, face in zip(DIE_NAMES, faces):
+            value = face
+            if isinstance(face, str):
+                if not (face.isascii() and face.isdigit()):
+                    raise DiceError(f"dice {clip(shown)}: expected six numbers like "
+                                    f"3,4,6,1,2,5, not {clip(face)} (the {name} die)")
+                value = int(face) if len(face) <= 2 else 0      # 0: out of range, no huge int
+            if not is_whole(value) or not 1 <= value <= 6:
+                raise DiceError(f"dice {clip(shown)}: every die shows 1..6, not {clip(face)} "
+                                f"(the {name} die)")
+            values.append(value)
+        return cls(*values)
 
     def __str__(self) -> str:
         return ",".join(map(str, self))

@@ -44,7 +44,7 @@ from typing import Optional
 
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import GameError, StrategyError
 from ..rules.game import (Game, SecondMark, active_options, apply_option, colour_marks, final_share,
                           white_sum_rows)

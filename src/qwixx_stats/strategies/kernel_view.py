@@ -1,14 +1,15 @@
 """The kernel's view of a table's sheets: the plain arrays that `_simulate`'s entry points
-read (the sheets are Python objects; the kernel plays on integers), and the position of a
-table before a roll (_simulate.Position)."""
+read (the sheets are Python objects; the kernel plays on integers), the position of a table
+before a roll (_simulate.Position) and the race model (_simulate.Race)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
 
-from .. import _simulate
+from . import _simulate
 from ..rules.sheet import COLOURS, Dice, Sheet, closed_rows, position
+from ..tables.race import NODES, WEIGHTS, RaceTable
 
 
 def sheet_arrays(sheets: Sequence[Sheet]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
@@ -39,3 +40,10 @@ def kernel_position(sheets: Sequence[Sheet], active: int, dice: Dice,
     last, marks, locked, penalties, closed = sheet_arrays(sheets)
     return _simulate.Position(lock_after, last, marks, locked, penalties, closed, active,
                               np.array(dice, dtype=np.intc))
+
+
+def kernel_race(race: RaceTable) -> _simulate.Race:
+    """The race model `race` as the kernel reads it (simulate, rollouts, lookahead); here, not
+    in the tables' race.py, because the kernel is the strategies' and a table may not import it."""
+    return _simulate.Race(race.mean, race.second, NODES, WEIGHTS, race.correlation,
+                          race.late_mean, race.late_second)

@@ -55,7 +55,7 @@ import numpy as np
 from solverkit.arrayfile import read_array, write_array
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import GameError, TableError
 from ..rules.game import (Game, Option, PlannedPlayer, Player, SecondMark, active_options,
                           colour_marks, final_share, white_sum_rows)
@@ -64,7 +64,7 @@ from ..rules.constants import MARKS_TO_LOCK
 from ..rules.sheet import COLOURS, ROW_NUMBERS, Dice, Sheet, close_all, is_whole
 from ..tables.solitaire import row_state
 from ..rules.stream import SplitMix64
-from .kernel_view import kernel_position
+from .kernel_view import kernel_position, kernel_race
 from .winning import RatedOption, WinPlayer, check_table, win_value
 
 LEARNED_VERSION = 1
@@ -306,7 +306,7 @@ def rate_lookahead(race: RaceTable, learned: Optional[LearnedValue], sheets: Seq
     means = np.zeros(_simulate.MAX_CHOICES)
     count = _simulate.rate_lookahead(
         kernel_position(table, active, dice, race.lock_after),
-        _simulate.lookahead_lineup(len(table), race.kernel_race(),
+        _simulate.lookahead_lineup(len(table), kernel_race(race),
                                    None if learned is None else learned.weights),
         seat, -1 if marked_first is None else int(marked_first), options, values, means)
     # no mark at all costs a penalty: in action 1 the active player's, in action 2 when
@@ -358,7 +358,7 @@ def train(learned: LearnedValue, race: RaceTable, first_game: int, games: int, s
     """Learn `learned` in place by TD(0) over games first_game .. first_game+games-1 of the
     series `seed` between two lookahead players reading it and `race` (the kernel,
     _simulate.train_lookahead; its twin: train_twin)."""
-    _simulate.train_lookahead(_simulate.lookahead_lineup(2, race.kernel_race(), learned.weights),
+    _simulate.train_lookahead(_simulate.lookahead_lineup(2, kernel_race(race), learned.weights),
                               first_game, games, seed, rate, race_rate,
                               lock_after=race.lock_after)
 

@@ -56,7 +56,7 @@ from typing import Optional
 
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import GameError
 from ..rules.game import Game, Option, SecondMark, apply_option, colour_marks, white_sum_rows
 from .heuristics import sum_ways

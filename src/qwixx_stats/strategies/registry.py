@@ -18,7 +18,7 @@ from typing import Optional, Protocol
 
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import GameError, SimulationError, StrategyError
 from ..rules.game import MAX_PLAYERS, Game, Player
 from .heuristics import (SCORED_WEIGHTS, WEIGHTED_WEIGHTS, HeuristicPlayer, check_weights,

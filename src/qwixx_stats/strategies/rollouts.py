@@ -6,7 +6,8 @@ A rollout plays the chosen option on this roll, then the game to its end with ev
 playing by its strategy (win, lookahead or qwixxer-ga), on rolls drawn from the seed: the same
 seed gives every option the same rolls (common random numbers), so the differences between
 options are measured more precisely than each chance. The kernel (`_simulate.rollouts`) plays
-them; `rollout_shares_twin` is its twin, played by game.Game.
+them (`rollout_shares`, whose mean `rollout_chance` is); `rollout_shares_twin` is its twin,
+played by game.Game.
 
 This module sits above both `winning` and `lookahead`, since a rollout may seat either.
 """
@@ -21,7 +22,7 @@ import numpy as np
 
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import GameError
 from ..rules.game import Game, Option, PlannedPlayer, colour_sum_problem, final_share
 from .lookahead import LearnedValue, check_learned, learned_for
@@ -30,7 +31,7 @@ from .registry import (DEFAULT_JUDGE, ROLLING_OUT, STRATEGY_CODES, Models, Reads
                        Strategy, reads)
 from ..rules.sheet import COLOURS, Dice, Sheet, is_whole, position
 from ..rules.stream import SplitMix64
-from .kernel_view import kernel_position
+from .kernel_view import kernel_position, kernel_race
 from .winning import check_table, others_of
 
 MAX_ROLLOUTS = 10 ** 7
@@ -78,9 +79,22 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     once action 1 is resolved), everyone playing on by `strategies` (one name per seat, of
     registry.ROLLING_OUT; DEFAULT_JUDGE at every seat by default; lookahead players read
     `learned`, or the race model without it): the mean share over `rollouts` games played on
-    by the kernel, with its standard error. The same seed gives every option the same rolls
-    (common random numbers: differences between options are measured more precisely than each
-    chance)."""
+    by the kernel (rollout_shares), with its standard error. The same seed gives every option
+    the same rolls (common random numbers: differences between options are measured more
+    precisely than each chance)."""
+    shares = rollout_shares(race, sheets, seat, dice, active, option, rollouts, seed,
+                            strategies=strategies, learned=learned)
+    spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
+    return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
+
+
+def rollout_shares(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Dice | str,
+                   active: int, option: Option, rollouts: int, seed: int = 0, *,
+                   strategies: Optional[Sequence[str]] = None,
+                   learned: Optional[LearnedValue] = None) -> np.ndarray:
+    """Each rollout's share of the game for the player at `seat` (1 a win, 1/k a tie of k at
+    the top, 0 a loss), on the arguments of `rollout_chance`: the games played on by the
+    kernel (`_simulate.rollouts`; its twin is rollout_shares_twin)."""
     table, seat = check_table(sheets, seat, race)
     if not is_whole(active) or not 0 <= active < len(table):
         raise GameError(f"active must be a seat 0..{len(table) - 1}, not {clip(active)}")
@@ -102,19 +116,18 @@ def rollout_chance(race: RaceTable, sheets: Sequence[Sheet], seat: int, dice: Di
     codes = np.array([STRATEGY_CODES[strategy.name] for strategy in lineup], dtype=np.intc)
     shares = np.zeros(rollouts, dtype=np.float64)
     players = _simulate.Lineup(codes, np.zeros(len(table), dtype=np.intc), np.zeros((1, 4)),
-                               race.kernel_race(), None,
+                               kernel_race(race), None,
                                None if learned is None else learned.weights)
     _simulate.rollouts(players, kernel_position(table, active, dice, race.lock_after), seat,
                        -1 if first is None else COLOURS.index(first), row, box, seed, shares)
-    spread = float(shares.std(ddof=1)) if rollouts > 1 else 0.0
-    return Estimate(float(shares.mean()), spread / math.sqrt(rollouts), rollouts)
+    return shares
 
 
 def rollout_shares_twin(race: RaceTable, sheets: Sequence[Sheet], seat: int,
                           dice: Dice | str, active: int, option: Option, rollouts: int,
                           seed: int = 0, *, strategies: Optional[Sequence[str]] = None,
                           learned: Optional[LearnedValue] = None) -> list[float]:
-    """The twin of `rollout_chance` (slow): each rollout's share, played by game.Game."""
+    """The twin of `rollout_shares` (slow): each rollout's share, played by game.Game."""
     table, seat = check_table(sheets, seat, race)
     lineup = check_rollout_players(strategies, learned, table, race.lock_after)
     models = Models(race=race, learned=learned)

@@ -25,10 +25,11 @@ import numpy.typing as npt
 
 from solverkit.messages import clip
 
-from .. import _simulate
+from . import _simulate
 from ..errors import SimulationError, StrategyError
 from ..rules.game import MAX_PLAYERS, Game
 from .heuristics import WEIGHT_COUNT
+from .kernel_view import kernel_race
 from .lookahead import LearnedValue
 from ..tables.race import RaceTable
 from .registry import (STRATEGY_CODES, STRATEGY_HELP, Seat, Strategy, check_strategies,
@@ -240,7 +241,7 @@ def simulate(strategies: list[Strategy], games: int, seed: int, *,
     codes = np.array([STRATEGY_CODES[s.name] for s in strategies], dtype=np.int32)
     limits = np.array([s.limit for s in strategies], dtype=np.int32)
     lineup = _simulate.Lineup(codes, limits, future,
-                              None if models.race is None else models.race.kernel_race(),
+                              None if models.race is None else kernel_race(models.race),
                               heuristic_weights(strategies),
                               None if models.learned is None else models.learned.weights)
     rows = games if keep_games else min(games, BATCH)

@@ -37,7 +37,7 @@ import numpy as np
 from solverkit.arrayfile import write_array
 from solverkit.messages import clip
 
-from .. import _simulate, _solitaire
+from . import _solitaire
 from ..errors import TableError
 from ..rules.constants import MARKS_TO_LOCK
 from ..rules.sheet import Sheet, check_lock_after, check_sheet, is_whole
@@ -134,11 +134,6 @@ class RaceTable:
             lambda path: read_table(path, shape=(2, SHEET_STATES, PENALTY_STATES),
                                     file_magic=magic, version=RACE_VERSION), build)
         return cls(table, players, lock_after)
-
-    def kernel_race(self) -> _simulate.Race:
-        """This model as the kernel reads it (_simulate.Race: simulate, rollouts, lookahead)."""
-        return _simulate.Race(self.mean, self.second, NODES, WEIGHTS, self.correlation,
-                              self.late_mean, self.late_second)
 
     def outlook(self, sheet: Sheet) -> Outlook:
         """The expected final score of `sheet` and its variance (0 once the sheet is finished)."""

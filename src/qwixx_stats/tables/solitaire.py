@@ -1,7 +1,7 @@
 """The exact optimal single-player strategy: a player who is always the active player and
 maximises the expected final score.
 
-`ExpectedValues` holds, for every sheet state (rows up to the symmetries of _rows.pxd, and
+`ExpectedValues` holds, for every sheet state (rows up to the symmetries of rules/_rows.pxd, and
 0..3 penalties), the expected points still to come under optimal play; the expected final
 score of a sheet is its score plus that. The table is solved by the Cython kernel
 (`_solitaire.solve`, a few seconds on two cores) and kept in a file so later calls load it.
@@ -22,7 +22,8 @@ import numpy as np
 from solverkit.arrayfile import read_array, write_array
 from solverkit.messages import clip, cut_path
 
-from .. import _rows, _solitaire
+from ..rules import _rows
+from . import _solitaire
 from ..errors import TableError
 from ..rules.game import (Option, SecondMark, active_options, apply_option, colour_marks,
                           white_sum_rows)

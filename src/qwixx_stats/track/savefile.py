@@ -12,8 +12,9 @@ order, `second` the active player's action 2 (turn k is rolled by player (k - 1)
 (its value is never used). The checksum is the SHA-256 of the canonical JSON (sorted keys, no
 blanks, ASCII) of every other member; it is verified before any of the game is used, so a file
 changed by hand or damaged is refused (it guards against mistakes, not against forgery). Then
-every turn is replayed through Game.play_turn, which checks it against the rules again; the
-penalties follow from the turns.
+the settings and every turn are read by game_json.py (as the explorer's tracker reads the ones
+it is sent) and each turn is replayed through Game.play_turn, which checks it against the
+rules again; the penalties follow from the turns.
 """
 from __future__ import annotations
 
@@ -25,18 +26,17 @@ from typing import Any, NoReturn, Optional
 from solverkit.arrayfile import write_atomically
 from solverkit.messages import clip, cut, cut_path
 
-from ..errors import QwixxError, SaveFileError
+from ..errors import GameRecordError, QwixxError, SaveFileError
 from ..rules.game import MAX_PLAYERS, Game
-from ..rules.constants import LOCK_RULES, PENALTIES_TO_END
-from ..rules.sheet import COLOURS, Dice, is_whole
+from ..rules.constants import PENALTIES_TO_END
+from ..rules.sheet import Dice
+from .game_json import read_settings, read_turn
 
 FORMAT = "qwixx-track"
 VERSION = 1
-MIN_PLAYERS = 2                # a game at a real table (the tracker's games): 2..MAX_PLAYERS
 MAX_SAVE_BYTES = 1_000_000     # a game has at most 8 * (44 marks + 4 penalties) turns: ~60 KB
 MAX_TURNS = MAX_PLAYERS * (4 * 11 + PENALTIES_TO_END)   # each turn marks or costs the roller
 SAVE_KEYS = ("format", "version", "players", "lock_after", "me", "turns", "checksum")
-TURN_KEYS = ("dice", "first", "second")
 
 
 def checksum(body: dict[str, Any]) -> str:
@@ -123,37 +123,24 @@ def read_game(raw: bytes, shown: str) -> tuple[Game, Optional[int]]:
     for key in SAVE_KEYS:
         if key not in data:
             bad(f"member {key!r} is missing")
-    players, lock_after, me, turns = (data["players"], data["lock_after"], data["me"],
-                                      data["turns"])
-    if not is_whole(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {clip(players)}")
-    if not is_whole(lock_after) or lock_after not in LOCK_RULES:
-        bad(f"lock_after must be 5 or 4, not {clip(lock_after)}")
-    if me is not None and (not is_whole(me) or not 1 <= me <= players):
-        bad(f"me must be a seat 1..{players} or null, not {clip(me)}")
+    try:
+        settings = read_settings(data["players"], data["lock_after"], data["me"])
+    except GameRecordError as error:
+        bad(str(error))
+    turns = data["turns"]
     if not isinstance(turns, list) or len(turns) > MAX_TURNS:
         bad(f"turns must be a list of at most {MAX_TURNS} turns")
-    game = Game(players, lock_after=lock_after)
+    game = settings.new_game()
     for number, turn in enumerate(turns, 1):
         where = f"turn {number}"
-        if not isinstance(turn, dict) or sorted(turn) != sorted(TURN_KEYS):
-            bad(f"{where} must be an object with dice, first and second")
-        dice, first, second = turn["dice"], turn["first"], turn["second"]
-        if not isinstance(dice, str):
-            bad(f"{where}: dice must be text like \"3,4,6,1,2,5\", not {clip(dice)}")
-        if not isinstance(first, list) or len(first) != players or any(
-                row is not None and row not in COLOURS for row in first):
-            bad(f"{where}: first must list one row or null for each of the {players} players, "
-                f"not {clip(first)}")
-        if second is not None and (
-                not isinstance(second, list) or len(second) != 2 or second[0] not in COLOURS
-                or not is_whole(second[1])):
-            bad(f"{where}: second must be [row, number] or null, not {clip(second)}")
+        try:
+            decisions = read_turn(turn, game.players, where)
+        except GameRecordError as error:
+            bad(str(error))
         if game.is_over():
             bad(f"{where} comes after the end of the game")
         try:
-            game.play_turn(Dice.parse(dice), list(first),
-                           None if second is None else (second[0], second[1]))
+            game.play_turn(Dice.parse(decisions.dice), decisions.first, decisions.second)
         except QwixxError as error:
             bad(f"{where}: {error}")
-    return game, None if me is None else me - 1
+    return game, settings.me
