@@ -409,3 +409,25 @@ def test_probes_that_decode_part_of_a_segment_agree_with_whole_segments(tables, 
     codes = table.position_codes(np.array(movers), np.array(opponents))
     expected = [whole[table.orbits.index_of(m, o)] for m, o in zip(movers, opponents)]
     assert codes.tolist() == [int(code) for code in expected]
+
+
+def test_the_modules_of_0_1_0_import_under_their_old_names_with_a_warning():
+    """A public name that moves keeps an alias for a release (CHANGELOG: until 0.3.0)."""
+    import importlib
+    import sys
+
+    import quixo_solver.tablebase as face
+    from quixo_solver.tablebase.format import files as moved_files
+    from quixo_solver.tablebase.generator import builder as moved_builder
+
+    for old in ("files", "builder", "plan"):      # as if never imported in this process
+        sys.modules.pop(f"quixo_solver.tablebase.{old}", None)
+        vars(face).pop(old, None)
+    for old, module in (("files", moved_files), ("builder", moved_builder)):
+        with pytest.warns(DeprecationWarning, match=f"tablebase.{old} moved to"):
+            assert importlib.import_module(f"quixo_solver.tablebase.{old}") is module
+    with pytest.warns(DeprecationWarning, match="tablebase.plan moved to"):
+        from quixo_solver.tablebase import plan as old_plan
+    assert old_plan.Unit is pairs.Unit and old_plan.units is pairs.units
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("quixo_solver.tablebase.no_such_module")

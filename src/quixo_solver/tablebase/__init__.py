@@ -6,9 +6,9 @@ pairs, verifying, the values and the errors are here at the root. Like python-ch
 a probe loads no part of the generator: `build` and what only a build needs are imported when
 first asked for, and so is the remote tablebase with its HTTP client.
 """
+from __future__ import annotations
+
 import importlib
-import importlib.abc
-import importlib.machinery
 import importlib.util
 import sys
 import warnings
@@ -25,6 +25,8 @@ from .probe import BaseTablebase, ProbeResult, Tablebase, default_directory
 from .verify import VerifyReport, verify
 
 if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+
     from .generator.builder import build
     from .generator.prepare import BuildReport, InsufficientResourcesError
     from .web.remote import RemoteTablebase
@@ -51,17 +53,20 @@ def _moved_module(old: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{_MOVED[old]}")
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """`import quixo_solver.tablebase.files` and the like: the module under its new name."""
+class _MovedModules:
+    """`import quixo_solver.tablebase.files` and the like: the module under its new name (a
+    finder and loader of sys.meta_path's protocol; importlib.abc is not imported, for what it
+    would add to every import of the tables)."""
 
     def find_spec(self, fullname: str, path: Any = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+                  target: ModuleType | None = None) -> ModuleSpec | None:
         package, _, old = fullname.rpartition(".")
         if package == __name__ and old in _MOVED:
-            return importlib.util.spec_from_loader(fullname, self)
+            loader: Any = self        # (the protocol's, not importlib.abc's class)
+            return importlib.util.spec_from_loader(fullname, loader)
         return None
 
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
         return _moved_module(spec.name.rpartition(".")[2])
 
     def exec_module(self, module: ModuleType) -> None:
