@@ -148,12 +148,37 @@ def test_a_large_unit_costs_more_an_entry_than_the_calibration():
     assert forecast.size_slowdown(small) == 1.0
     assert forecast.size_slowdown(round(2 ** (forecast.KNEE_LOG2 + 2))) == pytest.approx(
         1 + 2 * forecast.SLOWDOWN_PER_DOUBLING)
-    units = pairs.units(5)
+    units = pairs.units(4)           # no whole-game record of 4x4: the size slowdown
     largest = max(units, key=lambda unit: unit.entries)
     assert forecast.unit_seconds(largest, 1e6, cores=2) == pytest.approx(
         largest.entries * forecast.size_slowdown(largest.entries) / 2e6)
     found = forecast.forecast([largest], 1e6, cores=2)
     assert found.seconds[largest] == forecast.unit_seconds(largest, 1e6, cores=2)
+
+
+def test_a_5x5_pair_costs_what_the_whole_game_build_measured():
+    """The plan knows the length of the games: the pairs of long games cost many times their
+    neighbours of the same blanks (pair-costs-5x5.json, from the committed whole-game record)."""
+    import json
+    from pathlib import Path
+
+    record = json.loads((Path(__file__).parents[1] / "benchmarks" / "results"
+                         / "5x5-whole-game.json").read_text())
+    throughput = json.loads((Path(__file__).parents[1] / "benchmarks" / "results"
+                             / "plan-5x5-2-cores.json").read_text())[
+        "throughput_entries_per_core_second"]
+    by_pair = {(row["mover"], row["opponent"]): row for row in record["build"]["pairs"]}
+    long_games, short_games = pairs.Unit(5, 8, 6), pairs.Unit(5, 7, 7)     # both 11 blanks
+    for unit in (long_games, short_games):
+        row = by_pair[unit.mover_count, unit.opponent_count]
+        assert forecast.unit_seconds(unit, throughput) == pytest.approx(
+            row["cpu_seconds"], rel=1e-3)
+    assert forecast.relative_cost(long_games) > 3 * forecast.relative_cost(short_games)
+    measured = forecast.measured_costs(5)
+    large = [unit for unit in pairs.units(5) if unit.entries >= 2**20]
+    assert all((unit.mover_count, unit.opponent_count) in measured for unit in large)
+    tiny = pairs.Unit(5, 25, 0)
+    assert forecast.relative_cost(tiny) == forecast.size_slowdown(tiny.entries)
 
 
 def test_the_forecast_follows_the_dependencies():

@@ -1,8 +1,13 @@
 """What a build will take: every unit's cost, the critical path, the wall time on W workers.
 
 A unit's time is its entries over a throughput (entries per second per core), measured by a
-short calibration build (`calibrate`) or given, times the slowdown of large units
-(`size_slowdown`): the calibration's pairs are small, and an entry of a large pair costs more.
+short calibration build (`calibrate`) or given, times what an entry of the unit costs against
+an entry of the calibration (`relative_cost`). That is measured for every 5x5 pair of a
+million entries or more: the whole-game build's CPU seconds per entry, against the calibration
+of its machine (pair-costs-5x5.json, benchmarks/quixo/tablebase/pair_costs.py), since an
+entry's cost follows the length of its class's games, which neither its size nor its blanks
+tell. Other units take the slowdown of large units (`size_slowdown`): the calibration's pairs
+are small, and an entry of a large pair costs more.
 The wall time on W workers, each running one unit at a time on `cores` cores, is that of a
 list schedule: units in plan order, each started as soon as the units it needs are finished
 and a worker whose memory fits it is free, which is what the Dask scheduler does with the tasks
@@ -11,11 +16,14 @@ number of workers does better.
 """
 from __future__ import annotations
 
+import functools
 import heapq
+import json
 import math
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import plan
 from .. import pairs
@@ -35,8 +43,9 @@ CALIBRATION = (5, 1)     # the calibration build: the 5x5 classes with at most 1
 # (every pass reads each chunk that holds a game at least that long), which grows with the blanks
 # and which a pair's size does not tell. A term in the blanks, fitted to the large pairs of odd
 # blank counts, did no better on those of even counts (11 of 14 within 25%, as now), and fitted to
-# the even, 15 of 17 odd (now 14): not worth a third constant (benchmarks/quixo/tablebase/plan_from_journal.py,
-# benchmarks/results/plan-from-journal.json).
+# the even, 15 of 17 odd (now 14): not worth a third constant
+# (benchmarks/quixo/tablebase/plan_from_journal.py, benchmarks/results/plan-from-journal.json).
+# Hence the measured costs of relative_cost, which this slowdown only stands in for.
 KNEE_LOG2 = 25.8
 SLOWDOWN_PER_DOUBLING = 0.30
 
@@ -46,10 +55,32 @@ def size_slowdown(entries: int) -> float:
     return 1.0 + SLOWDOWN_PER_DOUBLING * max(0.0, math.log2(max(entries, 1)) - KNEE_LOG2)
 
 
+MEASURED_COSTS = {5: Path(__file__).with_name("pair-costs-5x5.json")}
+
+
+@functools.cache
+def measured_costs(size: int) -> dict[tuple[int, int], float]:
+    """The measured relative cost of each pair of the board that a whole-game build solved
+    (none for a board without such a record)."""
+    path = MEASURED_COSTS.get(size)
+    if path is None:
+        return {}
+    costs = json.loads(path.read_text())["costs"]
+    return {(int(a), int(b)): float(cost) for (a, b), cost in
+            ((pair.split(","), cost) for pair, cost in costs.items())}
+
+
+def relative_cost(unit: pairs.Unit) -> float:
+    """What an entry of the unit costs, in entries of the calibration: measured for the pair
+    where a whole-game build solved it, else the size slowdown."""
+    measured = measured_costs(unit.size).get((unit.mover_count, unit.opponent_count))
+    return measured if measured is not None else size_slowdown(unit.entries)
+
+
 def unit_seconds(unit: pairs.Unit, throughput: float, cores: int = 1) -> float:
     """The forecast time of one unit on `cores` cores at `throughput` (per core, as measured
     by the calibration)."""
-    return unit.entries * size_slowdown(unit.entries) / (throughput * cores)
+    return unit.entries * relative_cost(unit) / (throughput * cores)
 
 
 @dataclass(frozen=True)
