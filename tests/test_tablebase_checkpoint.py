@@ -86,10 +86,14 @@ def test_a_pair_stopped_after_any_slice_resumes_to_the_same_values(tables, tmp_p
 
 
 def test_places_follow_the_order_of_the_kernel_calls():
-    order = [Place.of("mark", 0, 0, 5), Place.of("pull", 0, 0, 0), Place.of("settle", 0, 0, 9),
-             Place.of("mark", 1, 0, 0), Place.of("settle", 1, 0, 3),
-             Place.of("propagate", 0, 1, 7), Place.of("propagate", 1, 1, 0),
-             Place.of("propagate", 0, 2, 0)]
+    """Each kernel on both classes before the next (pair_solver.solve_unit); `resolve` before
+    the propagation of its pass."""
+    order = [Place.of("mark", 0, 0, 5), Place.of("mark", 1, 0, 0), Place.of("pull", 0, 0, 0),
+             Place.of("pull", 1, 0, 2), Place.of("settle", 0, 0, 9),
+             Place.of("settle", 1, 0, 3),
+             Place.of("propagate", 0, 2, 7), Place.of("propagate", 1, 2, 0),
+             Place.of("resolve", 0, 3, 0), Place.of("resolve", 1, 3, 4),
+             Place.of("propagate", 0, 3, 0)]
     assert sorted(order) == order
     assert checkpoint.START < order[0]
 

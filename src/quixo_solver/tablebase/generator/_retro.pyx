@@ -49,6 +49,19 @@ order is what its compressed file does well; the random reads of the old generat
 external child of each of the 10-20% of entries settled by their count) would cost a segment
 decode each.
 
+Why the long external wins wait for RESOLVE_PASS. Where the next class has many wins of
+EXTERNAL_LONG - 1 plies or more (7.6% of the class (5, 4), 4.9% of (6, 5)), nearly every
+parent of the pair has one among its 20-odd external children, so nearly every entry settled
+by its count would look them all up, at random, a segment decode each: the pairs of such
+classes cost 5 to 40 times an entry of their neighbours in the first whole-game build. But an
+entry settled at n < RESOLVE_PASS with a long external win is a loss in 1 + its longest
+external win plies >= RESOLVE_PASS, whatever n: only that win says how long, and nothing reads
+its value before pass RESOLVE_PASS + 1. So it is left as it is, undecided with a count of 0
+and the field EXTERNAL_LONG (DEFERRED), and `resolve` looks all of them up at once, in the
+order of the class, where the entries of one block take their blanks into the same blocks of
+the next class and the cache of decoded segments serves them: at the start of pass
+RESOLVE_PASS, or of the pass where the propagation would end before it.
+
 Why the counts stay exact with one entry per orbit. Un-moving the stored form R of a won
 child C finds, for every parent P with a move into C's orbit, some image of P, so P hears
 from C; but the number of un-moves that land on P is not the number of P's moves into the
@@ -97,6 +110,8 @@ cdef enum:
     OVERFLOW = 0x7FFFFFFF
     NOTED_WIN = 2       # external wins in this many plies or more are noted in the parents
     DAMAGED_CHILD = -3  # look_up_external: a block of the next class's file is damaged
+    DEFERRED = -4       # settle_by_children: a loss of RESOLVE_PASS plies or more, for `resolve`
+    RESOLVE_PASS = EXTERNAL_LONG    # 1 + the fewest plies of a win noted as EXTERNAL_LONG
     WINS_AT_ONCE = -1   # _moves_into_decided_children: a move wins in 1 ply
 
 
@@ -167,11 +182,14 @@ cdef inline int settle_by_children(const Geometry* g, mask_t mover, mask_t oppon
     """Plies of the loss of an undecided position whose internal children are all won (its
     count just reached 0; `at_least` is the pass, or 0 at the start), -1 for a draw, or
     DAMAGED_CHILD: from its external field when that is exact (see the module's notes),
-    else by looking its external children up."""
+    else by looking its external children up; DEFERRED for a long external win before
+    RESOLVE_PASS (the word is left for `resolve`)."""
     cdef int noted = (word >> EXTERNAL_SHIFT) & 0x3F
     cdef External found
     if noted == EXTERNAL_DRAW:
         return -1
+    if noted == EXTERNAL_LONG and at_least < RESOLVE_PASS and children != NULL:
+        return DEFERRED
     if at_least >= NOTED_WIN and noted != EXTERNAL_LONG:
         return at_least if at_least > noted else noted
     if children == NULL:       # a full board: no external move
@@ -359,13 +377,6 @@ def _longest(chunk_longest):
     return longest
 
 
-def initialise(ClassSide side, int threads):
-    """Step 1 on one class, whole: mark, pull and settle over every chunk. Returns the
-    largest plies assigned (-1 if none)."""
-    return max(mark(side, threads, 0, side.chunks), pull(side, threads, 0, side.external_chunks),
-               settle(side, threads, 0, side.chunks))
-
-
 cdef inline Py_ssize_t _checked_range(Py_ssize_t first, Py_ssize_t last,
                                       Py_ssize_t chunks) except -1:
     if not 0 <= first <= last <= chunks:
@@ -374,16 +385,17 @@ cdef inline Py_ssize_t _checked_range(Py_ssize_t first, Py_ssize_t last,
 
 
 cdef enum ChunkStep:
-    MARK_STEP, PULL_STEP, SETTLE_STEP
+    MARK_STEP, PULL_STEP, SETTLE_STEP, RESOLVE_STEP
 
 
 cdef _run_step(ChunkStep step, ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
-    """Chunks first .. last - 1 through one step of `initialise`, without the GIL and
+    """Chunks first .. last - 1 through one step (mark, pull, settle, resolve), without the GIL and
     stoppable by Ctrl-C. Returns the largest plies assigned (-1 if none)."""
     cdef Py_ssize_t chunks = side.external_chunks if step == PULL_STEP else side.chunks
     cdef int32_t[::1] longest = np.full(
         max(1, _checked_range(first, last, chunks)), -1, dtype=np.int32)
-    cdef SegmentCache* caches = side.thread_caches(threads) if step == SETTLE_STEP else NULL
+    cdef SegmentCache* caches = (side.thread_caches(threads)
+                                 if step == SETTLE_STEP or step == RESOLVE_STEP else NULL)
     watch_interrupts()
     try:
         with nogil:
@@ -391,9 +403,11 @@ cdef _run_step(ChunkStep step, ClassSide side, int threads, Py_ssize_t first, Py
                 _mark_terminals_and_count_moves(side, threads, first, last, longest)
             elif step == PULL_STEP:
                 _pull_external(side, threads, first, last, longest)
-            else:
+            elif step == SETTLE_STEP:
                 _settle_positions_without_own_border_cubes(side, threads, caches, first, last,
                                                            longest)
+            else:
+                _resolve_long_external_wins(side, threads, caches, first, last, longest)
     finally:
         stop_watching()
     if step != MARK_STEP:
@@ -420,6 +434,14 @@ def settle(ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
     entries with no internal move settled from their external children. Returns the largest
     plies assigned (-1 if none)."""
     return _run_step(SETTLE_STEP, side, threads, first, last)
+
+
+def resolve(ClassSide side, int threads, Py_ssize_t first, Py_ssize_t last):
+    """On chunks first .. last - 1 of the class, between two passes: the entries left
+    DEFERRED (a long external win) settled from their external children, looked up in the
+    order of the class (see the module's notes). Returns the largest plies assigned (-1 if
+    none)."""
+    return _run_step(RESOLVE_STEP, side, threads, first, last)
 
 
 cdef void _mark_terminals_and_count_moves(ClassSide side, int threads, Py_ssize_t first,
@@ -664,13 +686,52 @@ cdef void _settle_positions_without_own_border_cubes(ClassSide side, int threads
                 plies = settle_by_children(g, mover, occupied & ~mover, word,
                                            1 if mover & (g.edges | g.corners) else 0,
                                            side.external_reader, &caches[threadid()])
-                if plies == DAMAGED_CHILD:
-                    side.damaged_view[0] = 1
-                    plies = -1
-                side.words_view[index] = settled_word(plies)
-                if plies >= 0:
-                    _note(&side.chunk_plies_view[0], index, plies)
-                _record(&longest[chunk - first], plies)
+                if plies != DEFERRED:
+                    _write_settled(side, index, plies, &longest[chunk - first])
+            index = index + 1
+
+
+cdef inline void _write_settled(ClassSide side, uint64_t index, int plies,
+                         int32_t* longest) noexcept nogil:
+    """Write the word of entry `index` settled by settle_by_children with `plies` (a loss, -1
+    a draw, or DAMAGED_CHILD) in a step that has it alone."""
+    if plies == DAMAGED_CHILD:
+        side.damaged_view[0] = 1
+        plies = -1
+    side.words_view[index] = settled_word(plies)
+    if plies >= 0:
+        _note(&side.chunk_plies_view[0], index, plies)
+    _record(longest, plies)
+
+
+cdef void _resolve_long_external_wins(ClassSide side, int threads, SegmentCache* caches,
+                                      Py_ssize_t first, Py_ssize_t last,
+                                      int32_t[::1] longest) noexcept nogil:
+    """The DEFERRED entries (undecided, a count of 0, the field EXTERNAL_LONG): a loss in 1 +
+    their longest external win, looked up."""
+    cdef const Geometry* g = geometry_of(side.size)
+    cdef const OrbitIndex* x = &side.index
+    cdef uint64_t total = side.words_view.shape[0]
+    cdef Py_ssize_t chunk
+    cdef uint64_t index, block, stop
+    cdef mask_t occupied, mover
+    cdef uint16_t word
+    cdef External found
+    for chunk in prange(first, last, schedule="dynamic", num_threads=threads):
+        index = chunk * CHUNK
+        stop = chunk_end(chunk, total)
+        while index < stop:
+            word = side.words_view[index]
+            if word < SETTLED and (word & COUNT_MASK) == 0 and \
+                    (word >> EXTERNAL_SHIFT) & 0x3F == EXTERNAL_LONG:
+                block = index // x.arrangements
+                occupied = x.block_sets[block]
+                mover = pdep(side.arrangement_masks[index - block * x.arrangements], occupied)
+                found = look_up_external(g, mover, occupied & ~mover, side.external_reader,
+                                         &caches[threadid()])
+                _write_settled(side, index,
+                               DAMAGED_CHILD if found.shortest_loss == DAMAGED_CHILD
+                               else settled_loss_plies(found, 0), &longest[chunk - first])
             index = index + 1
 
 
@@ -713,6 +774,8 @@ cdef inline int _apply_unmoves(const Pass* p, SegmentCache* cache, const uint64_
         if word < SETTLED and (word & COUNT_MASK) == weights[i]:   # this un-move emptied it
             settled = settle_by_children(p.g, parent_movers[i], parent_opponents[i], word,
                                          p.plies, p.parent_external, cache)
+            if settled == DEFERRED:
+                continue        # left as it is (count 0), for `resolve`
             if settled == DAMAGED_CHILD:
                 p.damaged[0] = 1
                 settled = -1
@@ -812,10 +875,12 @@ def propagate(ClassSide frontier_side, ClassSide parent_side, int plies, int thr
 # The meaning of a pair's state between kernel calls (the working words, chunk_plies, the
 # order of the calls): a checkpoint (checkpoint.py) written by kernels of another state
 # version is not used. Raise it with any change to what a kernel leaves behind.
-STATE_VERSION = 2
+STATE_VERSION = 3
 # The first n of propagate: `mark` does what pass 1 did (positions with 0 plies all are
 # positions the rules decide, whose parents it finds by playing their moves forward).
 FIRST_PASS = 2
+# `resolve` runs at the start of this pass at the latest (see the module's notes).
+LAST_RESOLVE_PASS = RESOLVE_PASS
 
 WORKING_WORD = {"SETTLED": SETTLED, "CODE_MASK": CODE_MASK, "HOLE": HOLE,
                 "WEIGHT_UNIT": WEIGHT_UNIT, "LONGEST_PLIES": LONGEST_PLIES,

@@ -48,7 +48,7 @@ HEAD = struct.Struct("<8sHBBB3xI")
 CRC = struct.Struct("<I")
 PIECE = 1 << 26          # bytes of the arrays under one CRC-32
 DEFAULT_SECONDS = 600.0  # how often a long solve saves its state: the most work a stop loses
-KERNELS = ("mark", "pull", "settle", "propagate")
+KERNELS = ("mark", "pull", "settle", "resolve", "propagate")
 
 
 class CheckpointError(TablebaseError):
@@ -63,20 +63,20 @@ class BudgetSpent(TablebaseError):
 class Place:
     """Where a pair's solve stands: the kernel call (its position in the sequence) and the
     first of its chunks not yet run. Places compare in the order of the sequence."""
-    stage: int        # 0: the first steps (mark, pull, settle); 1: propagate
-    plies: int        # propagate's n (0 in stage 0)
+    stage: int        # 0: the first steps (mark, pull, settle); 1: the passes
+    plies: int        # the pass's n (0 in stage 0)
+    kernel: int       # index in KERNELS: each kernel runs on every class before the next
     side: int         # which class of the pair
-    kernel: int       # index in KERNELS
     chunk: int
 
     @staticmethod
     def of(kernel: str, side: int, plies: int, chunk: int) -> Place:
         index = KERNELS.index(kernel)
-        return Place(int(index == 3), plies, side, index, chunk)
+        return Place(int(index >= KERNELS.index("resolve")), plies, index, side, chunk)
 
     def call(self) -> tuple[int, int, int, int]:
         """The kernel call, without the chunk."""
-        return self.stage, self.plies, self.side, self.kernel
+        return self.stage, self.plies, self.kernel, self.side
 
 
 START = Place.of("mark", 0, 0, 0)

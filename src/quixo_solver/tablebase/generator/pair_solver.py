@@ -95,12 +95,21 @@ def solve_unit(unit: pairs.Unit, inputs: dict[tuple[int, int], CompressedTable],
             if on_step is not None:
                 on_step(place, longest, chunks)
 
-    for i, side in enumerate(sides):
-        run("mark", i, 0, side.chunks, partial(_retro.mark, side, threads))
-        run("pull", i, 0, side.external_chunks, partial(_retro.pull, side, threads))
-        run("settle", i, 0, side.chunks, partial(_retro.settle, side, threads))
+    for kernel, chunks_of in (("mark", "chunks"), ("pull", "external_chunks"),
+                              ("settle", "chunks")):
+        for i, side in enumerate(sides):      # (each kernel on both classes, as Place orders)
+            run(kernel, i, 0, getattr(side, chunks_of),
+                partial(getattr(_retro, kernel), side, threads))
     plies = _retro.FIRST_PASS
-    while plies - 1 <= longest:
+    while True:
+        # the entries left for `resolve` settle before any pass could read them: at
+        # LAST_RESOLVE_PASS, or where the passes would end before it (_retro.pyx's notes)
+        if plies == _retro.LAST_RESOLVE_PASS or (plies - 1 > longest
+                                                 and plies < _retro.LAST_RESOLVE_PASS):
+            for i, side in enumerate(sides):
+                run("resolve", i, plies, side.chunks, partial(_retro.resolve, side, threads))
+        if plies - 1 > longest:
+            break
         for i, side in enumerate(sides):
             run("propagate", i, plies, side.chunks,
                 partial(_retro.propagate, side, mirror[i], plies, threads))
