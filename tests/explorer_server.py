@@ -128,19 +128,3 @@ class Client:
 
     def post(self, path: str) -> Answer:
         return self.request("POST", path)
-
-
-def require(*modules: str) -> None:
-    """Skip the tests that need `modules` where they are missing, except in CI (CI=true),
-    where a missing module fails them: a browser or server test skipped in CI counts for
-    nothing."""
-    import importlib.util
-
-    import pytest
-
-    missing = [name for name in modules if importlib.util.find_spec(name) is None]
-    if missing:
-        message = f"needs {', '.join(missing)} (pip install '.[test,web]')"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message, allow_module_level=True)

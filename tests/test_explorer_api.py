@@ -11,7 +11,8 @@ import pytest
 
 from quixo_solver.frontends.cli import main
 
-from .explorer_server import Client, require, running_server
+from .explorer_server import Client, running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 

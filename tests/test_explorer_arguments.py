@@ -6,7 +6,7 @@ import pytest
 
 from solverkit.commandline import OneLineParser, UsageError, whole_number_argument
 
-from .explorer_server import require
+from .extras import require
 
 require("starlette")
 

@@ -15,7 +15,8 @@ from quixo_solver.tablebase import Tablebase
 
 from .explorer_browser import (PHONE_WIDTH, page_errors, phone_screen,
                                require_browser, screenshot, text_of, texts, wait)
-from .explorer_server import require, running_server
+from .explorer_server import running_server
+from .extras import require
 
 require("starlette", "uvicorn", "selenium")
 require_browser()

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from .explorer_server import Client, require, server_process
+from .explorer_server import Client, server_process
+from .extras import require
 
 require("starlette", "uvicorn")
 

@@ -16,7 +16,8 @@ from quixo_solver import Board
 from quixo_solver.tablebase import Tablebase
 from solverkit.version import __version__
 
-from .explorer_server import require, running_server
+from .explorer_server import running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 

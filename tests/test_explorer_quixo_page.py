@@ -11,7 +11,8 @@ import pytest
 
 from .explorer_browser import (FIRST_RENDER, page_errors, record, require_browser,
                                screenshot, text_of, texts, wait)
-from .explorer_server import Client, require, running_server
+from .explorer_server import Client, running_server
+from .extras import require
 
 require("starlette", "uvicorn", "selenium")
 require_browser()

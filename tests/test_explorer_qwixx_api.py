@@ -15,7 +15,8 @@ import pytest
 from qwixx_stats.cli import main as qwixx_main
 from qwixx_stats.track.savefile import load_game
 
-from .explorer_server import Client, require, running_server
+from .explorer_server import Client, running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 

@@ -16,7 +16,8 @@ from qwixx_stats.cli import main as qwixx_main
 
 from .explorer_browser import (PHONE_WIDTH, page_errors, phone_screen, screenshot,
                                text_of, texts, wait)
-from .explorer_server import get, require, running_server
+from .explorer_server import get, running_server
+from .extras import require
 
 require("starlette", "uvicorn", "selenium")
 from .explorer_browser import require_browser  # noqa: E402

@@ -16,7 +16,8 @@ import pytest
 from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase.format import files
 
-from .explorer_server import Client, require, running_server
+from .explorer_server import Client, running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 

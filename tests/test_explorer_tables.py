@@ -13,7 +13,8 @@ import pytest
 from quixo_solver.frontends.cli import main
 from quixo_solver.tablebase.web import manifest
 
-from .explorer_server import Client, require, running_server
+from .explorer_server import Client, running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 

@@ -16,6 +16,8 @@ LAYERS = [
     {"teams"},
     {"variants"},
     {"tournament"},
+    {"frameworks"},                         # what the game-AI framework adapters share
+    {"pettingzoo", "gymnasium", "openspiel"},   # the adapters (the extra rl)
     {"frontends"},
     {"__main__", "__init__"},
 ]

@@ -16,6 +16,7 @@ LAYERS = [
     {"strategies"},
     {"advisor"},
     {"answers", "track"},
+    {"pettingzoo"},                         # the game-AI environment (the extra rl)
     {"cli", "__main__", "__init__"},
 ]
 

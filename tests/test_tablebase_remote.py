@@ -21,7 +21,8 @@ from quixo_solver.tablebase import (BaseTablebase, MissingTableError, RemoteTabl
 from quixo_solver.tablebase.errors import (RemoteError, RemoteRateLimited, RemoteTimeout,
                                            RemoteUnreachable)
 
-from .explorer_server import free_port, require, running_server
+from .explorer_server import free_port, running_server
+from .extras import require
 
 require("starlette", "uvicorn")
 
