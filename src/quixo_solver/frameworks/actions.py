@@ -71,6 +71,13 @@ def _numbers(size: int, players: int) -> dict[AnyMove, int]:
 
 
 @lru_cache(maxsize=None)
+def _kernel_moves(size: int, players: int) -> tuple[object, ...]:
+    """Every action's move as the board's rules kernel lists it, by action number (the keys
+    of _kernel_numbers, in their order)."""
+    return tuple(_kernel_numbers(size, players))
+
+
+@lru_cache(maxsize=None)
 def _kernel_numbers(size: int, players: int) -> dict[object, int]:
     """The action number of every move as the board's rules kernel lists it: (source,
     target) squares, with the dot's choice for four players, None for a pass."""
@@ -121,6 +128,14 @@ def action_of_move(size: int, move: AnyMove | str, players: int = 2) -> int:
 def action_text(size: int, players: int, action: object) -> str:
     """The move of an action in the notation of the conventions: `a1e1`, `a1e1+`, `pass`."""
     return str(move_of_action(size, players, action))
+
+
+def play_legal_action(board: BaseBoard, action: int) -> None:
+    """Play an action that the caller took from the board's legal actions (an observation's
+    mask), without checking it again: an adapter's step, thousands a second."""
+    players = board.players
+    board._push_legal(_moves(board.size, players)[action],
+                      _kernel_moves(board.size, players)[action])
 
 
 def legal_actions(board: BaseBoard) -> list[int]:

@@ -74,11 +74,21 @@ def _masks_by_plane(board: BaseBoard, seat: str) -> list[int]:
 
 def planes(board: BaseBoard, seat: str) -> Planes:
     """The observation of `seat` (a seat name: X, O or X1, O1, X2, O2), shape (N, N, planes)."""
-    masks = np.array(_masks_by_plane(board, seat), dtype=np.int64)
-    cubes = (masks[:, None, None] >> _squares(board.size)) & 1
-    blank = 1 - cubes.sum(axis=0, keepdims=True)
-    return np.ascontiguousarray(np.concatenate([cubes, blank]).transpose(1, 2, 0),
-                                dtype=np.int8)
+    masks = _masks_by_plane(board, seat)
+    size = board.size
+    # each mask's bits as bytes, unpacked at once (an agent's step makes one of these)
+    raw = np.array(masks, dtype="<u4").view(np.uint8).reshape(len(masks), 4)
+    cubes = np.unpackbits(raw, axis=1, bitorder="little")[:, _drawn_order(size)]
+    found = np.empty((size * size, len(masks) + 1), dtype=np.int8)
+    found[:, :-1] = cubes.T
+    found[:, -1] = 1 - cubes.sum(axis=0)
+    return found.reshape(size, size, len(masks) + 1)
+
+
+@lru_cache(maxsize=None)
+def _drawn_order(size: int) -> npt.NDArray[np.int64]:
+    """The square numbers in the order of the cells as drawn (_squares, flattened)."""
+    return _squares(size).ravel()
 
 
 @lru_cache(maxsize=None)

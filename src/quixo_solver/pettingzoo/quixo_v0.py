@@ -64,7 +64,7 @@ from ..rules import geometry
 from ..rules.baseboard import BaseBoard
 from ..variants import find_variant
 from ..frameworks.actions import (action_count, action_text, check_players, legal_actions,
-                                  move_of_action)
+                                  play_legal_action)
 from ..frameworks.episodes import MAX_PLIES, check_max_plies, final_rewards, seats
 from ..frameworks.views import image, plane_count, planes
 
@@ -106,7 +106,7 @@ class raw_env(TurnBasedEnv):
         return action_text(self.size, self.players, action)
 
     def _play(self, action: int) -> None:
-        self.board.push(move_of_action(self.size, self.players, action))
+        play_legal_action(self.board, action)     # (checked against the mask by step)
 
     def _outcome(self) -> dict[str, float] | None:
         return final_rewards(self.board)

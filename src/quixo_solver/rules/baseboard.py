@@ -147,7 +147,12 @@ class BaseBoard:
         """Play a move (a move object or SPEC notation); IllegalMoveError if the rules forbid
         it."""
         move = self._as_move(move)
-        raw = self._checked(move)
+        self._push_legal(move, self._checked(move))
+
+    def _push_legal(self, move: Any, raw: Any) -> None:
+        """Play `move`, known to be legal, as the rules kernel lists it (`raw`, one of
+        `_legal_raw()`), without checking it again: the game-AI adapters play an action of
+        the legal mask at every step."""
         self._undo.append(self._state())
         self.move_stack.append(move)
         self._play(raw)
