@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import SymmetryError
+from ..errors import BoardSizeError, PositionError, SymmetryError
 from ..limits import whole_number
 
 SIZES = (3, 4, 5)
@@ -31,8 +31,8 @@ FILES = "abcde"
 
 
 def check_size(size: int) -> int:
-    from ..errors import BoardSizeError
-
+    if type(size) is int and size in SIZES:      # the common case first (every kernel call)
+        return size
     if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
         raise BoardSizeError(f"board size must be 3, 4 or 5, not {size!r}")
     return size
@@ -179,9 +179,11 @@ def symmetry_permutations(size: int) -> tuple[tuple[int, ...], ...]:
 def check_masks(size: int, mover: int, opponent: int) -> None:
     """Refuse masks that are not a position of this board: negative, too wide, or sharing a
     square."""
-    from ..errors import PositionError
-
     full = (1 << (size * size)) - 1
+    # every call of the rules kernel from Python checks its masks: the common case first
+    if type(mover) is int and type(opponent) is int and mover >= 0 and opponent >= 0 \
+            and not (mover | opponent) & ~full and not mover & opponent:
+        return
     for name, cubes in (("mover", mover), ("opponent", opponent)):
         if isinstance(cubes, bool) or not isinstance(cubes, int) or cubes < 0 or cubes & ~full:
             raise PositionError(f"{name} mask {cubes!r} is not a set of squares of a {size}x{size} board")
