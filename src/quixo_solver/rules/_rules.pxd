@@ -5,6 +5,7 @@
 # Kernels here are inline so that other Cython modules (tablebases, search) compile them into
 # their own loops; the tables they read are filled once, at import, from geometry.py.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from .._portable cimport quixo_ctz32
 
 cdef extern from *:
     """
@@ -107,6 +108,21 @@ cdef inline bint is_legal(const Geometry* g, int move, mask_t opponent) noexcept
 cdef inline mask_t slide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
     return (cubes & g.move_keep[move]) | (
         ((cubes & g.move_slide[move]) << g.move_left_shift[move]) >> g.move_right_shift[move])
+
+
+cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
+    """Undo the slide of ``move`` on cubes other than the one that entered at the target."""
+    cdef mask_t back = ((g.move_slide[move] << g.move_left_shift[move])
+                        >> g.move_right_shift[move])
+    return (cubes & g.move_keep[move]) | (
+        ((cubes & back) << g.move_right_shift[move]) >> g.move_left_shift[move])
+
+
+cdef inline int take_lowest_square(mask_t* squares) noexcept nogil:
+    """The lowest square of the non-empty *squares, taken out of it: a walk over a mask."""
+    cdef int square = quixo_ctz32(squares[0])
+    squares[0] &= squares[0] - 1
+    return square
 
 
 cdef inline void play(const Geometry* g, int move, mask_t mover, mask_t opponent,

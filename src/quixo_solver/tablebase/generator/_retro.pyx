@@ -87,7 +87,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 import numpy as np
 
 from ...rules._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
-                       popcount)
+                       popcount, take_lowest_square, unslide)
 from ..._interrupt cimport interrupted, stop_watching, watch_interrupts
 from ..._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
                           quixo_ctz32, quixo_prefetch_write)
@@ -119,13 +119,6 @@ cdef struct External:
     int shortest_loss     # fewest plies of a losing child, NO_PLIES if none
     int longest_win       # most plies of a winning child, -1 if none
     bint draw             # some child is a draw
-
-
-cdef inline int take_lowest_square(mask_t* squares) noexcept nogil:
-    """The lowest square of the non-empty *squares, taken out of it: a walk over a mask."""
-    cdef int square = quixo_ctz32(squares[0])
-    squares[0] &= squares[0] - 1
-    return square
 
 
 cdef inline External look_up_external(const Geometry* g, mask_t mover, mask_t opponent,
@@ -205,14 +198,6 @@ cdef inline int weight_of(const OrbitIndex* x, uint64_t block, mask_t mover) noe
     if x.block_symmetries[block] == 0:
         return WEIGHT_UNIT
     return WEIGHT_UNIT // fixing_symmetries(x, block, mover)
-
-
-cdef inline mask_t unslide(const Geometry* g, int move, mask_t cubes) noexcept nogil:
-    """Undo the slide of ``move`` on cubes other than the one that entered at the target."""
-    cdef mask_t back = ((g.move_slide[move] << g.move_left_shift[move])
-                        >> g.move_right_shift[move])
-    return (cubes & g.move_keep[move]) | (
-        ((cubes & back) << g.move_right_shift[move]) >> g.move_left_shift[move])
 
 
 cdef inline mask_t unmoved_mover(const Geometry* g, int move, mask_t opponent,
