@@ -1,6 +1,7 @@
 """The four-player generator: its index against a plain twin of its definition, its kernels
 against the pure-Python twin, and the whole 3x3 game against the solution by rounds
 (teams/_solve.pyx), position by position."""
+import json
 from functools import lru_cache
 
 import numpy as np
@@ -9,10 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver.errors import PositionError
+from quixo_solver.frontends.cli import main
 from quixo_solver.rules.geometry import symmetry_permutations
 from quixo_solver.tablebase import values
-from quixo_solver.teams import _solve
-from quixo_solver.teams.tables import _tier_index, _tier_retro, _tier_twin, tiers
+from quixo_solver.tablebase.errors import CorruptTableError
+from quixo_solver.teams import TeamBoard, _solve
+from quixo_solver.teams.notation import PLAYERS
+from quixo_solver.teams.solve import TeamSolver, table_value
+from quixo_solver.teams.tables import _tier_index, _tier_retro, _tier_twin, builder, files, tiers
+from quixo_solver.teams.tables import stats as team_stats
 
 from .test_index import image, squares, twin_orbit_index, twin_rank
 
@@ -188,3 +194,115 @@ def test_bad_input_gets_the_named_error():
         side.index_of((1, 1, 2, 0))
     with pytest.raises(PositionError, match="not within"):
         side.position_at(side.entries)
+
+
+# -- the files, the build in a folder, the counts and the probes ------------------------------
+
+@pytest.fixture(scope="module")
+def folder_3x3(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("teams3")
+    report = builder.build(directory, 3, threads=2)
+    assert len(report.solved) == len(tiers.tiers(3)) and report.complete
+    return directory
+
+
+def test_the_files_hold_the_solved_values(folder_3x3):
+    solved = tiers.solve_board(3, threads=2)
+    for (t, u), expected in solved.items():
+        table = files.open_side(folder_3x3, 3, t, u)
+        try:
+            assert np.array_equal(table.values(threads=2), expected)
+            assert table.value(len(expected) - 1) == expected[-1]
+        finally:
+            table.close()
+
+
+def test_the_counts_cover_every_raw_position_once(folder_3x3):
+    rows = team_stats.class_counts(folder_3x3, 3)
+    movers = {mover: sum(r["win"] + r["draw"] + r["loss"] for r in rows if r["mover"] == mover)
+              for mover in PLAYERS}
+    assert movers == {mover: 5 ** 9 for mover in PLAYERS}
+    # the counts of a class from the solution by rounds, position by position
+    roles, team, others = every_3x3_position()
+    by_rounds = _solve.solve(3)
+    own_count = np.array([bin(m).count("1") for m in range(512)])[roles[0]]
+    next_count = np.array([bin(m).count("1") for m in range(512)])[roles[1]]
+    row = next(r for r in rows if r["mover"] == "O1" and r["counts"] == {
+        "X1": 1, "O1": 2, "X2": 1, "O2": 1})
+    # O1 to move: own = O1 (2), next = X2 (1), mate = O2 (1), last = X1 (1)
+    chosen = (own_count == 2) & (next_count == 1) & (team == 3) & (others == 2)
+    codes = by_rounds[chosen]
+    assert (row["win"], row["draw"], row["loss"]) == (
+        int(np.sum(codes % 2 == 1)), int(np.sum(codes == 0)),
+        int(np.sum((codes > 0) & (codes % 2 == 0))))
+
+
+def test_a_build_resumes_tier_by_tier_and_solves_a_damaged_tier_again(tmp_path):
+    report = builder.build(tmp_path, 3, max_blanks=2, threads=1, stop_after=0)
+    assert report.solved == [] and not report.complete
+    report = builder.build(tmp_path, 3, max_blanks=2, threads=1)
+    assert report.complete and len(report.solved) == len(tiers.tiers(3, 2))
+    path = tmp_path / files.side_name(3, 5, 4)
+    data = bytearray(path.read_bytes())
+    data[files.HEAD.size + 3] ^= 0xFF                  # a byte of the first block
+    path.write_bytes(bytes(data))
+    assert not files.is_intact(tmp_path, 3, 5, 4, check_data=True)
+    report = builder.build(tmp_path, 3, max_blanks=2, threads=1)
+    assert report.solved == [tiers.Tier(3, 5, 4)]
+    assert files.is_intact(tmp_path, 3, 5, 4, check_data=True)
+    journal = builder.read_journal(tmp_path)
+    assert {(line["team"], line["other"]) for line in journal} == {
+        (tier.team_count, tier.other_count) for tier in tiers.tiers(3, 2)}
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda data: data[:100], "too short|truncated|trailer"),
+    (lambda data: b"NOTATABL" + data[8:], "bad magic"),
+    (lambda data: data[:-10] + bytes(10), "trailer"),
+    (lambda data: data[:20] + bytes([data[20] ^ 1]) + data[21:], "block 0 is damaged"),
+    (lambda data: b"", "empty"),
+])
+def test_a_damaged_file_gets_a_clear_error(folder_3x3, tmp_path, damage, message):
+    name = files.side_name(3, 5, 4)
+    (tmp_path / name).write_bytes(damage((folder_3x3 / name).read_bytes()))
+    with pytest.raises(CorruptTableError, match=message):
+        table = files.open_side(tmp_path, 3, 5, 4)
+        table.values()
+
+
+def test_the_solver_answers_from_the_tables(folder_3x3):
+    solver = TeamSolver(tablebase=folder_3x3)
+    plain = TeamSolver()
+    for text in ("X../.../... O1", "Xo./.x./O.. X2", ".../.../... X1", "XxO/o.X/... O2"):
+        board = TeamBoard(text)
+        assert solver.tables is not None and solver.tables.has_side(
+            3, *(bin(m).count("1") for m in (board.roles[0] | board.roles[2],
+                                            board.roles[1] | board.roles[3])))
+        assert solver.table_value(board) == table_value(board)
+        ours, theirs = solver.tablebase_result(board), plain.tablebase_result(board)
+        assert (ours.value, ours.plies, ours.source) == (theirs.value, theirs.plies,
+                                                          "tablebase")
+        assert len(ours.principal_variation) == len(theirs.principal_variation)
+
+
+def test_the_command_line_builds_counts_and_probes(tmp_path, capsys):
+    assert main(["tablebase", "build", "--players", "4", "--size", "3", "--dir",
+                 str(tmp_path), "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert (built["players"], built["solved"], built["complete"]) == (4, 30, True)
+    assert main(["tablebase", "stats", "--players", "4", "--size", "3", "--dir", str(tmp_path),
+                 "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["players"] == 4 and len(payload["classes"]) == 4 * 715
+    empty = next(row for row in payload["classes"] if row["mover"] == "X1"
+                 and row["counts"] == {"X1": 0, "O1": 0, "X2": 0, "O2": 0})
+    assert (empty["win"], empty["draw"], empty["loss"]) == (1, 0, 0)
+    assert main(["tablebase", "probe", "X../.../... O1", "--dir", str(tmp_path), "--json"]) == 0
+    probed = json.loads(capsys.readouterr().out)
+    assert (probed["value"], probed["plies"], probed["source"]) == ("loss", 6, "tablebase")
+    assert main(["tablebase", "stats", "--players", "4", "--size", "4", "--dir",
+                 str(tmp_path)]) == 2
+    assert "no four-player table" in capsys.readouterr().err
+    assert main(["tablebase", "build", "--players", "4", "--size", "3", "--workers", "2",
+                 "--dir", str(tmp_path)]) == 2
+    assert "one process" in capsys.readouterr().err

@@ -39,8 +39,14 @@ class Variant:
     solver_type: type[BaseSolver[Any]]
     player_names: tuple[str, ...]     # in turn order, as `board.turn` names them
     turn_tokens: frozenset[str]       # how a position string names the player to move
-    uses_tablebases: bool             # whether its solver probes tablebase files
+    uses_tablebases: bool             # whether its solver probes two-player tablebase files
     help_text: str                    # the terminal game's help
+    team_tables: bool = False         # whether its solver probes four-player table files
+
+    @property
+    def reads_tables(self) -> bool:
+        """Whether its solver answers from a folder of tables (of either kind)."""
+        return self.uses_tablebases or self.team_tables
 
     def start(self, size: int = 5) -> BaseBoard:
         """The empty board of this variant, first player to move."""
@@ -51,13 +57,16 @@ class Variant:
                    traps: bool = True) -> BaseSolver[Any]:
         """A solver of this variant; `tablebase` only where the variant probes tables, and
         `traps` (Solver) is what its solver does with them."""
-        if not self.uses_tablebases:
-            if tablebase is not None:
-                raise VariantError(f"the {self.name} game has no tablebase files")
-            return self.solver_type(tt_mib, weights)
-        solver_type: Any = self.solver_type     # a solver type that takes a tablebase
-        solver: BaseSolver[Any] = solver_type(tt_mib, tablebase=tablebase, weights=weights,
-                                              traps=traps)
+        solver_type: Any = self.solver_type     # (a solver type that takes a tablebase)
+        solver: BaseSolver[Any]
+        if self.team_tables:
+            solver = solver_type(tt_mib, weights, tablebase=tablebase)
+        elif self.uses_tablebases:
+            solver = solver_type(tt_mib, tablebase=tablebase, weights=weights, traps=traps)
+        elif tablebase is not None:
+            raise VariantError(f"the {self.name} game has no tablebase files")
+        else:
+            solver = self.solver_type(tt_mib, weights)
         return solver
 
 
@@ -77,7 +86,8 @@ TEAMS = Variant(
               "in\nat e1, the dot pointing at the player who moves), a1e1+ (the dot pointing "
               "at the team-mate),\nor pass (only with no cube to take).\n"
               "Other commands: moves (list the legal moves), undo (take back your last move), "
-              "help, quit.")
+              "help, quit.",
+    team_tables=True)
 
 VARIANTS = (STANDARD, TEAMS)
 PLAYER_COUNTS = tuple(variant.players for variant in VARIANTS)

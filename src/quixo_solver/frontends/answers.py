@@ -96,7 +96,7 @@ def probe_answer(board: BaseBoard, tablebase: BaseTablebase) -> dict[str, Any]:
     """`quixo tablebase probe POSITION --json`: the tables' answer with the line to the end;
     MissingTableError when the position's class is not built (or its game has no tables)."""
     variant = variant_of(board)
-    solver = variant.new_solver(tablebase=tablebase if variant.uses_tablebases else None)
+    solver = variant.new_solver(tablebase=tablebase if variant.reads_tables else None)
     result = solver.tablebase_result(board)
     return {"position": str(board), **result.to_json()}
 

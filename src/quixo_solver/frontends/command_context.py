@@ -64,9 +64,9 @@ def new_solver(board: BaseBoard, args: argparse.Namespace) -> BaseSolver[Any]:
     variant has tables and --no-tablebase is not given."""
     variant = variant_of(board)
     tablebase = None
-    if variant.uses_tablebases and not args.no_tablebase:
+    if variant.reads_tables and not args.no_tablebase:
         tablebase = open_tablebase(args)
-        if isinstance(tablebase, tb.Tablebase):
+        if variant.uses_tablebases and isinstance(tablebase, tb.Tablebase):
             ensure_small_board_tables(board.size, tablebase.directory, args)
     elif args.remote is not None and args.no_tablebase:
         raise QuixoError("give either --remote or --no-tablebase, not both")

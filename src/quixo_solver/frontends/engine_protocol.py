@@ -454,7 +454,7 @@ class EngineSession:
         solver = self._solvers.get(variant.name)
         if solver is None:
             solver = variant.new_solver(self.hash_mib,
-                                        self.tablebase if variant.uses_tablebases else None,
+                                        self.tablebase if variant.reads_tables else None,
                                         self.weights, traps=self.traps)
             self._solvers[variant.name] = solver
         if (variant.name, board.size) not in self._prepared:

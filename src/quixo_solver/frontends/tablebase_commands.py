@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from solverkit.commandline import CommandFailed
+from solverkit.commandline import CommandFailed, UsageError
 
 from . import answers, arguments
 from .command_context import emit, open_tablebase, tablebase_folder
@@ -18,7 +18,7 @@ from ..errors import QuixoError
 from ..limits import check_threads
 from ..tablebase.generator.checkpoint import DEFAULT_SECONDS as DEFAULT_CHECKPOINT
 from ..tablebase.format.files import VERSION as TABLE_FORMAT
-from ..variants import parse_board
+from ..variants import PLAYER_COUNTS, parse_board
 
 PLAN_DESCRIPTION = """Every class pair of the build with its positions, entries, memory, disk
 and time; the critical path; the wall time on --workers workers of --cores cores, from a
@@ -65,6 +65,8 @@ def add_tablebase_build(actions: arguments.Commands) -> None:
     """`quixo tablebase build`: solve every class with few blanks."""
     parser = actions.add_parser("build", help="solve every class with few blanks")
     parser.add_argument("--size", type=arguments.board_size, default=5)
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
+                        help="4: the team game's tables, tier by tier (in this process)")
     parser.add_argument("--max-blanks", type=arguments.blanks, default=None,
                         help="only classes with at most this many blank cubes (default: all)")
     parser.add_argument("--force", action="store_true",
@@ -93,6 +95,9 @@ def add_tablebase_build(actions: arguments.Commands) -> None:
 
 
 def command_tablebase_build(args: argparse.Namespace) -> None:
+    if args.players == 4:
+        _build_team_tables(args)
+        return
     client = _cluster_client(args)
     try:
         report = tb.build(tablebase_folder(args), args.size, args.max_blanks, jobs=args.jobs,
@@ -117,6 +122,37 @@ def command_tablebase_build(args: argparse.Namespace) -> None:
         lines.append(f"stopped after the time budget: {len(report.left)} class pairs "
                      f"({payload['entries_left']:,} entries) are left, from {report.left[0]}; "
                      "their saved state is kept: run the same command again to resume")
+    emit(args, payload, lines)
+
+
+def _build_team_tables(args: argparse.Namespace) -> None:
+    from ..teams.tables import builder
+
+    if args.workers is not None or args.scheduler is not None:
+        raise UsageError("four-player tables are built in one process (--jobs threads); "
+                         "--workers and --scheduler build two-player tables")
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        def progress(tier: Any, plies: int, longest: int) -> None:
+            print(f"\r{tier}: pass {plies}, longest {longest} plies ", end="", file=sys.stderr,
+                  flush=True)
+    report = builder.build(tablebase_folder(args), args.size, args.max_blanks,
+                           threads=check_threads(args.jobs), stop_after=args.stop_after,
+                           progress=progress)
+    if progress is not None:
+        print(file=sys.stderr)
+    payload = {"size": args.size, "players": 4, "directory": str(report.directory),
+               "solved": len(report.solved), "already_built": len(report.skipped),
+               "entries": sum(tier.entries for tier in report.solved),
+               "seconds": round(report.seconds, 3), "complete": report.complete,
+               "left": len(report.left), "entries_left": sum(t.entries for t in report.left)}
+    lines = [f"solved {payload['solved']} four-player tiers ({payload['entries']:,} entries) "
+             f"in {report.seconds:.1f} s; {payload['already_built']} were already built, in "
+             f"{report.directory}"]
+    if report.left:
+        lines.append(f"stopped after the time budget: {len(report.left)} tiers "
+                     f"({payload['entries_left']:,} entries) are left, from {report.left[0]}: "
+                     "run the same command again to go on")
     emit(args, payload, lines)
 
 
@@ -248,11 +284,16 @@ def add_tablebase_stats(actions: arguments.Commands) -> None:
     """`quixo tablebase stats`: win/draw/loss counts per class."""
     parser = actions.add_parser("stats", help="win/draw/loss counts per built class")
     parser.add_argument("--size", type=arguments.board_size, default=5)
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
+                        help="4: the team game's classes (counts of each player's cubes)")
     arguments.add_common(parser, directory=True)
     parser.set_defaults(handler=command_tablebase_stats)
 
 
 def command_tablebase_stats(args: argparse.Namespace) -> None:
+    if args.players == 4:
+        _team_stats(args)
+        return
     built = tb.stats.built_classes(tablebase_folder(args), args.size)
     classes = [row for row, _ in built]
     written_by = tb.stats.writers(built)
@@ -264,6 +305,19 @@ def command_tablebase_stats(args: argparse.Namespace) -> None:
     lines.append(f"format {TABLE_FORMAT}, written by version {', '.join(written_by)}")
     emit(args, {"size": args.size, "classes": classes, "format": TABLE_FORMAT,
                 "written_by": written_by}, lines)
+
+
+def _team_stats(args: argparse.Namespace) -> None:
+    from ..teams.notation import PLAYERS
+    from ..teams.tables import stats as team_stats
+
+    classes = team_stats.class_counts(tablebase_folder(args), args.size)
+    lines = [" ".join(f"{seat:>3}" for seat in PLAYERS) + f" {'mover':>5} {'win':>12} "
+             f"{'draw':>12} {'loss':>12}"]
+    lines += [" ".join(f"{c['counts'][seat]:>3}" for seat in PLAYERS)
+              + f" {c['mover']:>5} {c['win']:>12} {c['draw']:>12} {c['loss']:>12}"
+              for c in classes]
+    emit(args, {"size": args.size, "players": 4, "classes": classes}, lines)
 
 
 def add_tablebase_verify(actions: arguments.Commands) -> None:

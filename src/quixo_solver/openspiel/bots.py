@@ -72,7 +72,8 @@ class PerfectBot(QuixoBot):
     Two players: ``tablebase`` is a `Tablebase`, a folder of table files, or None for the
     default folder (``$QUIXO_TABLEBASE_DIR``, else the user's cache folder);
     ``quixo_solver.tablebase.build(folder, 3)`` builds the whole 3x3 game in a moment, 4x4 in
-    seconds. Four players: the complete 3x3 solution (no tablebase; 3x3 only).
+    seconds. Four players: the complete 3x3 solution, and the four-player tables of the folder
+    (``quixo tablebase build --players 4 --size 4``) on larger boards.
     `step` raises UnsolvedPositionError where the tables do not answer: a perfect bot plays no
     guess."""
 
@@ -80,15 +81,16 @@ class PerfectBot(QuixoBot):
                  tablebase: BaseTablebase | str | os.PathLike[str] | None = None) -> None:
         super().__init__(game, player_id)
         variant = self._game.variant
-        chosen: Any = tablebase          # the solver checks it (a four-player one refuses any)
-        if variant.uses_tablebases:
-            self._solver = variant.new_solver(tablebase=Tablebase() if chosen is None else chosen)
-        else:
-            self._solver = variant.new_solver(tablebase=chosen)
-            if self._game.size != SOLVED_SIZE:
-                raise UnsolvedPositionError(
-                    f"the {variant.name} game is solved on {SOLVED_SIZE}x{SOLVED_SIZE} only: "
-                    f"a PerfectBot cannot play it on {self._game.size}x{self._game.size}")
+        chosen: Any = tablebase          # the solver checks it
+        self._solver = variant.new_solver(tablebase=Tablebase() if chosen is None else chosen)
+        tables = getattr(self._solver, "tables", None)     # a four-player solver's
+        size = self._game.size
+        if variant.team_tables and size != SOLVED_SIZE and (
+                tables is None or not tables.has_size(size)):
+            raise UnsolvedPositionError(
+                f"the {variant.name} game is solved on {SOLVED_SIZE}x{SOLVED_SIZE}, and on "
+                f"{size}x{size} where its tables are built (quixo tablebase build --players 4 "
+                f"--size {size}): a PerfectBot finds none")
 
     def choose(self, board: Any) -> AnyMove:
         rows = self._solver.exact_analysis(board)
@@ -116,7 +118,7 @@ class EngineBot(QuixoBot):
             raise LimitError("an EngineBot needs a budget per move: time (seconds), nodes or "
                              "depth")
         self.time, self.nodes, self.depth = time, nodes, depth
-        chosen: Any = tablebase     # Solver checks it; a four-player solver refuses any
+        chosen: Any = tablebase     # the solver checks it
         self._solver = self._game.variant.new_solver(check_tt_mib(tt_mib), tablebase=chosen)
         self.last_result: SearchResult | None = None
 

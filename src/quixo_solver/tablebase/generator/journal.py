@@ -50,8 +50,7 @@ def peak_memory_bytes() -> int | None:
 
 def record(directory: Path, unit: pairs.Unit, *, threads: int, spent: Spent, resumed: bool,
            peak_memory: int | None) -> None:
-    """Append the line of a unit just written to `directory`'s journal (one write of one
-    line, so that builds sharing a folder never interleave their lines)."""
+    """Append the line of a unit just written to `directory`'s journal."""
     line: dict[str, Any] = {
         "size": unit.size, "mover": unit.mover_count, "opponent": unit.opponent_count,
         "entries": unit.entries, "threads": threads,
@@ -59,9 +58,19 @@ def record(directory: Path, unit: pairs.Unit, *, threads: int, spent: Spent, res
         "resumed": resumed, "peak_memory_bytes": peak_memory,
         "bytes": sum((directory / files.table_name(unit.size, *cls)).stat().st_size
                      for cls in unit.classes),
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        "finished": finished_now()}
+    append(directory / JOURNAL_NAME, line)
+
+
+def finished_now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def append(path: Path, line: dict[str, Any]) -> None:
+    """Append one JSON line to a journal (one write of one line, so that builds sharing a
+    folder never interleave their lines)."""
     data = (json.dumps(line, separators=(",", ":")) + "\n").encode()
-    descriptor = os.open(directory / JOURNAL_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         os.write(descriptor, data)
     finally:
@@ -71,16 +80,20 @@ def record(directory: Path, unit: pairs.Unit, *, threads: int, spent: Spent, res
 def read(directory: Path) -> list[dict[str, Any]]:
     """The journal's lines (a line that does not parse, e.g. cut by a power loss, is left
     out); the last line of a unit wins (a unit rebuilt after damage)."""
-    path = Path(directory) / JOURNAL_NAME
+    return read_lines(Path(directory) / JOURNAL_NAME, ("size", "mover", "opponent"))
+
+
+def read_lines(path: Path, key: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A journal's lines, the last one of each `key` (its fields' values) kept."""
     try:
         text = path.read_text()
     except FileNotFoundError:
         return []
-    lines: dict[tuple[int, int, int], dict[str, Any]] = {}
+    lines: dict[tuple[Any, ...], dict[str, Any]] = {}
     for raw in text.splitlines():
         try:
             line = json.loads(raw)
-            lines[(line["size"], line["mover"], line["opponent"])] = line
+            lines[tuple(line[name] for name in key)] = line
         except (ValueError, KeyError, TypeError):
             continue
     return list(lines.values())

@@ -1,11 +1,12 @@
 """The index of one side of a four-player tier (_tier_index.pxd): the Python face of its
 kernels, for the tests, the readers and the generator's set-up."""
-from libc.stdint cimport uint32_t, uint64_t
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 
 import numpy as np
 
 from ...errors import PositionError
-from ...rules._rules cimport mask_t
+from ...rules._rules cimport mask_t, popcount
 from ...tablebase.format._orbit_index cimport OrbitClass, OrbitIndex
 from ...tablebase.format._orbit_index import entry_count as _two_player_entries, orbit_class
 from .._team_rules cimport Roles
@@ -68,6 +69,47 @@ cdef class TierSideIndex:
                 p.cubes[3] = last[i]
                 result[i] = tier_index(&self.index, &p)
         return out
+
+
+    def raw_counts(self, const uint16_t[::1] values, int threads=0):
+        """(counts, longest plies): counts[own, next, result] are the raw positions of the
+        side whose mover holds `own` cubes and the next player `next` (the mate and the last
+        player hold the rest of their teams'), won (result 0), drawn (1) and lost (2) by the
+        team to move, from the value codes of its entries (_value_code.pxd): an entry counts
+        for the 8 / s positions of its orbit (s: the symmetries that fix it), a hole for none."""
+        if values.shape[0] != self.index.entries:
+            raise ValueError(f"side ({self.team_count}, {self.other_count}) has "
+                             f"{self.entries} entries, not {values.shape[0]}")
+        cdef int columns = (self.team_count + 1) * (self.other_count + 1) * 3 + 1
+        cdef Py_ssize_t chunk, chunks = (values.shape[0] + COUNT_CHUNK - 1) // COUNT_CHUNK
+        counts = np.zeros((max(chunks, 1), columns), dtype=np.int64)
+        cdef int64_t[:, ::1] sums = counts
+        cdef uint64_t index, stop, total = values.shape[0], block
+        cdef Roles p
+        cdef uint16_t code
+        cdef int plies, cell
+        for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+            index = chunk * COUNT_CHUNK
+            stop = index + COUNT_CHUNK if index + COUNT_CHUNK < total else total
+            while index < stop:
+                block = position_at(&self.index, index, &p)
+                if tier_index(&self.index, &p) == index:
+                    code = values[index]
+                    cell = (popcount(p.cubes[0]) * (self.other_count + 1)
+                            + popcount(p.cubes[1])) * 3 + (
+                                0 if code & 1 else (1 if code == 0 else 2))
+                    sums[chunk, cell] += 8 // fixing_symmetries(&self.index, block, &p)
+                    plies = (code - 1) >> 1 if code else 0
+                    if plies > sums[chunk, columns - 1]:
+                        sums[chunk, columns - 1] = plies
+                index = index + 1
+        by_class = counts[:, :-1].sum(axis=0).reshape(self.team_count + 1,
+                                                      self.other_count + 1, 3)
+        return by_class, int(counts[:, -1].max())
+
+
+cdef enum:
+    COUNT_CHUNK = 1 << 16
 
 
 cdef const OrbitIndex* _orbit_pointer(object teams) except NULL:
