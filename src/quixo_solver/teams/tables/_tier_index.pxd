@@ -20,8 +20,9 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from ..._portable cimport quixo_ctz32
 from ...rules._rules cimport mask_t
-from ...tablebase.format._index cimport pdep, pext, set_rank
+from ...tablebase.format._index cimport PEXT_BYTE, POPCOUNT_BYTE, pdep, pext, set_rank
 from ...tablebase.format._orbit_index cimport OrbitIndex, arrangement_rank, image_of
+from ...tablebase.format._orbit_index cimport is_hole as is_two_player_hole
 from .._team_rules cimport Roles
 
 
@@ -33,9 +34,18 @@ cdef struct TierIndex:
     uint64_t entries                  # the side's slots: two-player entries << k
 
 
+cdef inline mask_t pext_small(mask_t bits, mask_t within) noexcept nogil:
+    """pext for boards of at most 16 squares (3x3, 4x4): two table steps instead of four."""
+    if within > 0xFFFF:
+        return pext(bits, within)
+    return (<mask_t>PEXT_BYTE[within & 0xFF][bits & 0xFF]
+            | <mask_t>PEXT_BYTE[within >> 8][(bits >> 8) & 0xFF]
+            << POPCOUNT_BYTE[within & 0xFF])
+
+
 cdef inline uint64_t dots_of(mask_t team, mask_t others, mask_t own, mask_t next_,
                              int team_count) noexcept nogil:
-    return pext(own, team) | (<uint64_t>pext(next_, others) << team_count)
+    return pext_small(own, team) | (<uint64_t>pext_small(next_, others) << team_count)
 
 
 cdef inline uint64_t tier_index(const TierIndex* x, const Roles* p) noexcept nogil:
@@ -101,12 +111,28 @@ cdef inline int fixing_symmetries(const TierIndex* x, uint64_t block, const Role
     return count
 
 
+cdef inline bint teams_slot_is_hole(const TierIndex* x, uint64_t teams_slot) noexcept nogil:
+    """Whether slot `teams_slot` (an index >> k) of the teams' two-player index is a hole:
+    then so are the 2^k slots of its dots (most of a full board's slots: the occupied set is
+    the whole board, which every symmetry fixes)."""
+    cdef const OrbitIndex* o = x.teams
+    cdef uint64_t block = teams_slot // o.arrangements
+    return is_two_player_hole(o, block, pdep(
+        x.arrangement_masks[teams_slot - block * o.arrangements], o.block_sets[block]))
+
+
 cdef inline bint is_hole(const TierIndex* x, uint64_t index) noexcept nogil:
     """Whether no position maps to slot `index`: its stored form is not the one tier_index
     keeps."""
     cdef Roles p
-    position_at(x, index, &p)
-    return tier_index(x, &p) != index
+    return stored_is_hole(x, index, position_at(x, index, &p), &p)
+
+
+cdef inline bint stored_is_hole(const TierIndex* x, uint64_t index, uint64_t block,
+                                const Roles* p) noexcept nogil:
+    """is_hole for the position p that position_at found at `index`, in `block`: only where
+    a symmetry fixes the block's occupied set can an image rank lower."""
+    return x.teams.block_symmetries[block] != 0 and tier_index(x, p) != index
 
 
 

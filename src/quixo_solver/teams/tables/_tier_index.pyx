@@ -92,8 +92,11 @@ cdef class TierSideIndex:
             index = chunk * COUNT_CHUNK
             stop = index + COUNT_CHUNK if index + COUNT_CHUNK < total else total
             while index < stop:
+                if teams_slot_is_hole(&self.index, index >> self.index.cubes):
+                    index = (index >> self.index.cubes) + 1 << self.index.cubes
+                    continue
                 block = position_at(&self.index, index, &p)
-                if tier_index(&self.index, &p) == index:
+                if not stored_is_hole(&self.index, index, block, &p):
                     code = values[index]
                     cell = (popcount(p.cubes[0]) * (self.other_count + 1)
                             + popcount(p.cubes[1])) * 3 + (

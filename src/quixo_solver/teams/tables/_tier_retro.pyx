@@ -36,23 +36,28 @@ The working words are read and written with relaxed atomics (compare-and-swap), 
 result does not depend on the thread count.
 """
 from cython.parallel cimport prange
-from libc.stdint cimport int32_t, uint16_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 
 import numpy as np
 
 from ..._interrupt cimport interrupted, stop_watching, watch_interrupts
-from ..._portable cimport quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16
+from ..._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
+                          quixo_prefetch_write)
 from ...rules._rules cimport Geometry, geometry_of, mask_t, take_lowest_square, unslide
 from ...tablebase.format._value_code cimport (CODE_MASK, DRAW_CODE, HOLE, LONGEST_PLIES,
                                               SETTLED, WEIGHT_UNIT, is_loss, is_win, loss_in,
                                               plies_of, win_in)
 
 from .._team_rules cimport PASS_MOVE, Roles, is_legal_code, must_pass, play_code, team_status
-from ._tier_index cimport TierIndex, TierSideIndex, fixing_symmetries, position_at, tier_index
+from ._tier_index cimport (TierIndex, TierSideIndex, fixing_symmetries, position_at,
+                          stored_is_hole, teams_slot_is_hole, tier_index)
 
 cdef enum:
     CHUNK = 4096            # entries of one unit of parallel work
     OVERFLOW = 0x7FFFFFFF
+    BATCH = 16              # frontier entries whose parents are looked up together
+    MAX_PARENTS = 64        # internal parents of one position, at most: a pass, and 3 moves
+                            # into each of the 16 border squares of 5x5
 
 
 cdef struct Children:
@@ -72,6 +77,8 @@ cdef class TierSide:
     cdef readonly TierSideIndex next_index
     cdef readonly object next_values
     cdef const uint16_t[::1] next_view
+    cdef readonly object chunk_plies
+    cdef uint16_t[::1] chunk_plies_view
 
     def __init__(self, int size, int team_count, int other_count, next_values=None):
         self.index = TierSideIndex(size, team_count, other_count)
@@ -88,6 +95,10 @@ cdef class TierSide:
             raise ValueError("a full board has no blank to take: no next tier")
         self.words = np.zeros(self.index.entries, dtype=np.uint16)
         self.words_view = self.words
+        # per chunk, bit p % 16 set: an entry of the chunk was settled with p plies; a pass
+        # n reads only the chunks whose bit (n - 1) % 16 is set
+        self.chunk_plies = np.zeros(max(1, self.chunks), dtype=np.uint16)
+        self.chunk_plies_view = self.chunk_plies
 
     @property
     def chunks(self):
@@ -149,6 +160,18 @@ cdef inline Children _children(const Geometry* g, const Roles* p, const TierInde
     return c
 
 
+cdef inline void _note(uint16_t* chunk_plies, uint64_t index, int plies) noexcept nogil:
+    """Entry `index` was settled with `plies`: set its chunk's bit plies % 16."""
+    cdef uint16_t* seen = &chunk_plies[index // CHUNK]
+    cdef uint16_t bit = <uint16_t>(1 << (plies & 15)), now = quixo_atomic_load16(seen)
+    while not (now & bit) and not quixo_compare_exchange16(seen, now, now | bit):
+        now = quixo_atomic_load16(seen)
+
+
+cdef inline bint _may_hold(const uint16_t* chunk_plies, Py_ssize_t chunk, int plies) noexcept nogil:
+    return (chunk_plies[chunk] >> (plies & 15)) & 1
+
+
 cdef inline int _settled_plies(uint16_t word) noexcept nogil:
     cdef uint16_t code = word & CODE_MASK
     return -1 if code == DRAW_CODE else plies_of(code)
@@ -161,7 +184,7 @@ cdef inline uint16_t _mark_entry(const Geometry* g, const TierIndex* x,
     cdef uint64_t block = position_at(x, index, &p)
     cdef int status
     cdef Children c
-    if tier_index(x, &p) != index:
+    if stored_is_hole(x, index, block, &p):
         return HOLE
     status = team_status(g, &p)
     if status > 0:
@@ -210,20 +233,31 @@ def mark(TierSide side, int threads):
         next_index = &side.next_index.index
         next_values = &side.next_view[0]
     cdef uint16_t[::1] words = side.words_view
-    cdef uint64_t total = words.shape[0], index, stop
+    cdef uint16_t* chunk_plies = &side.chunk_plies_view[0]
+    cdef uint64_t total = words.shape[0], index, stop, dots_end
     cdef Py_ssize_t chunk, chunks = side.chunks
     cdef int32_t[::1] chunk_longest = np.full(max(chunks, 1), -1, dtype=np.int32)
     cdef uint16_t word
+    cdef int plies
     watch_interrupts()
     try:
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
             index = chunk * CHUNK
             stop = _chunk_end(chunk, total)
             while index < stop:
+                if teams_slot_is_hole(x, index >> x.cubes):
+                    dots_end = (index >> x.cubes) + 1 << x.cubes
+                    while index < stop and index < dots_end:
+                        words[index] = HOLE
+                        index = index + 1
+                    continue
                 word = _mark_entry(g, x, next_index, next_values, index)
                 words[index] = word
                 if word >= SETTLED:
-                    _record(&chunk_longest[chunk], _settled_plies(word))
+                    plies = _settled_plies(word)
+                    _record(&chunk_longest[chunk], plies)
+                    if plies >= 0:
+                        _note(chunk_plies, index, plies)
                 index = index + 1
     finally:
         stop_watching()
@@ -236,16 +270,19 @@ cdef struct Pass:
     int plies
     const TierIndex* frontier_index
     const uint16_t* frontier_words
+    const uint16_t* frontier_chunk_plies
     const TierIndex* parent_index
     uint16_t* parents
+    uint16_t* parent_chunk_plies
     const TierIndex* next_index        # the parents' next tier
     const uint16_t* next_values
 
 
-cdef inline int _hear_child(const Pass* q, const Roles* parent, int weight) noexcept nogil:
-    """A frontier child (lost: weight 0; won: its weight) tells one parent. Returns the plies
-    the parent was settled with, -1 if none."""
-    cdef uint16_t* at = &q.parents[tier_index(q.parent_index, parent)]
+cdef inline int _hear_child(const Pass* q, uint64_t index, const Roles* parent,
+                            int weight) noexcept nogil:
+    """A frontier child (lost: weight 0; won: its weight) tells one parent, entry `index`.
+    Returns the plies the parent was settled with, -1 if none."""
+    cdef uint16_t* at = &q.parents[index]
     cdef uint16_t wanted = SETTLED | win_in(q.plies), word = quixo_atomic_load16(at)
     cdef Children c
     cdef int plies
@@ -255,6 +292,7 @@ cdef inline int _hear_child(const Pass* q, const Roles* parent, int weight) noex
         while (word < SETTLED or (is_win(word & CODE_MASK) and word > wanted)) \
                 and not quixo_compare_exchange16(at, word, wanted):
             word = quixo_atomic_load16(at)
+        _note(q.parent_chunk_plies, index, q.plies)
         return q.plies
     while word < SETTLED and not quixo_compare_exchange16(at, word, <uint16_t>(word - weight)):
         word = quixo_atomic_load16(at)
@@ -267,24 +305,33 @@ cdef inline int _hear_child(const Pass* q, const Roles* parent, int weight) noex
         return -1
     plies = q.plies if 1 + c.longest_win < q.plies else 1 + c.longest_win
     quixo_atomic_store16(at, SETTLED | loss_in(plies))
+    _note(q.parent_chunk_plies, index, plies)
     return plies
 
 
-cdef inline int _unmove_entry(const Pass* q, const Roles* r, int weight) noexcept nogil:
-    """Tell every internal parent of frontier position r. Returns the most plies settled."""
+cdef inline int _add_parent(const Pass* q, const Roles* parent, Roles* parents,
+                            uint64_t* indices, int count) noexcept nogil:
+    """Queue one parent: its roles and entry, whose word is prefetched."""
+    parents[count] = parent[0]
+    indices[count] = tier_index(q.parent_index, parent)
+    quixo_prefetch_write(&q.parents[indices[count]])
+    return count + 1
+
+
+cdef inline int _parents_of(const Pass* q, const Roles* r, Roles* parents,
+                            uint64_t* indices) noexcept nogil:
+    """Queue every internal parent of frontier position r; returns how many."""
     cdef const Geometry* g = q.g
     cdef Roles before, parent
     cdef mask_t targets, target
-    cdef int square, slot, move, role, longest = -1, settled
+    cdef int square, slot, move, role, count = 0
     # r seen from its parent's mover, before the un-slide
     before.cubes[0] = r.cubes[3]
     before.cubes[1] = r.cubes[0]
     before.cubes[2] = r.cubes[1]
     before.cubes[3] = r.cubes[2]
     if must_pass(g, &before) and team_status(g, &before) == 0:
-        settled = _hear_child(q, &before, weight)
-        if settled > longest:
-            longest = settled
+        count = _add_parent(q, &before, parents, indices, count)
     targets = (before.cubes[0] | before.cubes[2]) & (g.edges | g.corners)
     while targets:
         square = take_lowest_square(&targets)
@@ -295,29 +342,52 @@ cdef inline int _unmove_entry(const Pass* q, const Roles* r, int weight) noexcep
             for role in range(4):
                 parent.cubes[role] = unslide(g, move, before.cubes[role] & ~target)
             parent.cubes[0] |= g.move_source[move]
-            settled = _hear_child(q, &parent, weight)
-            if settled > longest:
-                longest = settled
+            count = _add_parent(q, &parent, parents, indices, count)
+    return count
+
+
+cdef inline int _tell_parents(const Pass* q, const Roles* parents, const uint64_t* indices,
+                              const uint8_t* weights, int count) noexcept nogil:
+    cdef int i, settled, longest = -1
+    for i in range(count):
+        settled = _hear_child(q, indices[i], &parents[i], weights[i])
+        if settled > longest:
+            longest = settled
     return longest
 
 
-cdef inline int _propagate_chunk(const Pass* q, uint64_t index, uint64_t stop) noexcept nogil:
+cdef int _propagate_chunk(const Pass* q, uint64_t index, uint64_t stop) noexcept nogil:
+    """Un-move the entries of one chunk whose value has n - 1 plies to their parents, BATCH
+    frontier entries at a time: their parents' words are all prefetched before any is read,
+    so that many cache misses are in flight at once. (A helper, so that its arrays are
+    private to the thread that runs it.) Returns the most plies settled, -1 if none."""
+    cdef Roles parents[BATCH * MAX_PARENTS]
+    cdef uint64_t indices[BATCH * MAX_PARENTS]
+    cdef uint8_t weights[BATCH * MAX_PARENTS]
     cdef uint16_t win_before = SETTLED | win_in(q.plies - 1)
     cdef uint16_t loss_before = SETTLED | loss_in(q.plies - 1), word
     cdef Roles r
     cdef uint64_t block
-    cdef int longest = -1, settled, weight
+    cdef int longest = -1, settled, weight, count = 0, found, children = 0, i
     while index < stop:
         word = q.frontier_words[index]
         if word == win_before or word == loss_before:
             block = position_at(q.frontier_index, index, &r)
             weight = 0 if word == loss_before else \
                 WEIGHT_UNIT // fixing_symmetries(q.frontier_index, block, &r)
-            settled = _unmove_entry(q, &r, weight)
-            if settled > longest:
-                longest = settled
+            found = _parents_of(q, &r, &parents[count], &indices[count])
+            for i in range(count, count + found):
+                weights[i] = weight
+            count += found
+            children += 1
+            if children == BATCH:
+                settled = _tell_parents(q, parents, indices, weights, count)
+                if settled > longest:
+                    longest = settled
+                count = children = 0
         index += 1
-    return longest
+    settled = _tell_parents(q, parents, indices, weights, count)
+    return settled if settled > longest else longest
 
 
 def propagate(TierSide frontier_side, TierSide parent_side, int plies, int threads):
@@ -333,8 +403,10 @@ def propagate(TierSide frontier_side, TierSide parent_side, int plies, int threa
     q.plies = plies
     q.frontier_index = &frontier_side.index.index
     q.frontier_words = &frontier_side.words_view[0]
+    q.frontier_chunk_plies = &frontier_side.chunk_plies_view[0]
     q.parent_index = &parent_side.index.index
     q.parents = &parent_side.words_view[0]
+    q.parent_chunk_plies = &parent_side.chunk_plies_view[0]
     q.next_index = NULL
     q.next_values = NULL
     if parent_side.next_index is not None:
@@ -347,6 +419,8 @@ def propagate(TierSide frontier_side, TierSide parent_side, int plies, int threa
     watch_interrupts()
     try:
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
+            if not _may_hold(q.frontier_chunk_plies, chunk, plies - 1):
+                continue
             settled = _propagate_chunk(&q, chunk * CHUNK, _chunk_end(chunk, total))
             if settled >= 0:
                 _record(&chunk_longest[chunk], settled)
