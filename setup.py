@@ -208,6 +208,7 @@ EXTENSIONS = [
     extension("quixo_solver.teams._team_search"),
     extension("quixo_solver.teams.tables._tier_index"),
     extension("quixo_solver.teams.tables._tier_retro"),
+    extension("quixo_solver.teams.tables._verify"),
     extension("qwixx_stats.rules._rows"),
     extension("qwixx_stats.tables._solitaire"),
     extension("qwixx_stats.strategies._simulate"),

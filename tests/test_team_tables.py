@@ -19,6 +19,7 @@ from quixo_solver.teams.notation import PLAYERS
 from quixo_solver.teams.solve import TeamSolver, table_value
 from quixo_solver.teams.tables import _tier_index, _tier_retro, _tier_twin, builder, files, tiers
 from quixo_solver.teams.tables import stats as team_stats
+from quixo_solver.teams.tables import verify as team_verify
 
 from .test_index import image, squares, twin_orbit_index, twin_rank
 
@@ -306,3 +307,32 @@ def test_the_command_line_builds_counts_and_probes(tmp_path, capsys):
     assert main(["tablebase", "build", "--players", "4", "--size", "3", "--workers", "2",
                  "--dir", str(tmp_path)]) == 2
     assert "one process" in capsys.readouterr().err
+
+
+def test_the_verifier_passes_the_tables_and_catches_a_wrong_value(folder_3x3, tmp_path,
+                                                                  capsys):
+    orbits = {side: len(np.unique(entries))
+              for side, (_, entries) in entries_of_every_3x3_position().items()}
+    report = team_verify.verify(folder_3x3, 3, threads=2)
+    assert report.ok and {(c.team_count, c.other_count): c.checked
+                          for c in report.sides} == orbits
+    for name in folder_3x3.iterdir():
+        (tmp_path / name.name).write_bytes(name.read_bytes())
+    table = files.open_side(tmp_path, 3, 4, 3)
+    values = table.values().copy()
+    table.close()
+    side = _tier_index.TierSideIndex(3, 4, 3)
+    wrong = side.index_of((0b11, 0b1100, 0b110000, 0b1000000))
+    values[wrong] = values[wrong] + 2 if values[wrong] else 1      # another value
+    files.write_side(tmp_path, 3, 4, 3, values)
+    report = team_verify.verify(tmp_path, 3, threads=2)
+    found = [check for check in report.sides if check.mismatches]
+    assert [(c.team_count, c.other_count) for c in found][:1] == [(4, 3)]
+    assert wrong in found[0].examples
+    assert main(["tablebase", "verify", "--players", "4", "--size", "3", "--dir", str(tmp_path),
+                 "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["mismatches"] >= 1
+    sampled = team_verify.verify(folder_3x3, 3, sample=100, seed=3, threads=1)
+    assert sampled.ok and all(check.checked >= min(100, orbits[(check.team_count,
+                                                                check.other_count)])
+                              for check in sampled.sides)

@@ -324,6 +324,8 @@ def add_tablebase_verify(actions: arguments.Commands) -> None:
     """`quixo tablebase verify`: every built position re-derived."""
     parser = actions.add_parser("verify", help="re-derive every built position")
     parser.add_argument("--size", type=arguments.board_size, default=5)
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
+                        help="4: the team game's tiers (--min-blanks is not used)")
     parser.add_argument("--min-blanks", type=arguments.blanks, default=0,
                         help="verify only the classes with at least this many blanks (default 0)")
     parser.add_argument("--max-blanks", type=arguments.blanks, default=None,
@@ -338,6 +340,9 @@ def add_tablebase_verify(actions: arguments.Commands) -> None:
 
 
 def command_tablebase_verify(args: argparse.Namespace) -> None:
+    if args.players == 4:
+        _verify_team_tables(args)
+        return
     report = tb.verify(tablebase_folder(args), args.size, jobs=args.jobs,
                        min_blanks=args.min_blanks, max_blanks=args.max_blanks,
                        sample=args.sample, seed=args.seed)
@@ -361,6 +366,31 @@ def command_tablebase_verify(args: argparse.Namespace) -> None:
                f"sampled {args.sample} entries a class (every entry of a smaller one, seed "
                f"{args.seed}): {checked} entries of {payload['classes']} classes re-derived")
     emit(args, payload, lines + [f"{summary}: {report.mismatches} mismatches"])
+    if not report.ok:
+        raise CommandFailed("the tables disagree with their children")
+
+
+def _verify_team_tables(args: argparse.Namespace) -> None:
+    from ..teams.tables import verify as team_verify
+
+    report = team_verify.verify(tablebase_folder(args), args.size, max_blanks=args.max_blanks,
+                                sample=args.sample, seed=args.seed, threads=args.jobs)
+    failures = [side for side in report.sides if side.mismatches]
+    checked = sum(side.checked for side in report.sides)
+    payload = {"size": args.size, "players": 4, "sides": len(report.sides),
+               "entries_checked": checked, "mismatches": report.mismatches,
+               "check": "whole" if args.sample is None else "sampled",
+               "sample": args.sample, "seed": args.seed if args.sample is not None else None,
+               "failures": [{"team": side.team_count, "other": side.other_count,
+                             "mismatches": side.mismatches, "first_indices": side.examples}
+                            for side in failures]}
+    lines = [f"side ({side.team_count}, {side.other_count}): {side.mismatches} mismatches, "
+             f"first at {side.examples}" for side in failures]
+    what = ("every entry" if args.sample is None else
+            f"at least {args.sample} random entries a side (seed {args.seed})")
+    lines.append(f"re-derived {what} of {len(report.sides)} four-player sides: {checked} "
+                 f"entries, {report.mismatches} mismatches")
+    emit(args, payload, lines)
     if not report.ok:
         raise CommandFailed("the tables disagree with their children")
 

@@ -3,6 +3,7 @@ kernels, for the tests, the readers and the generator's set-up."""
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t, uint16_t, uint32_t, uint64_t
 
+
 import numpy as np
 
 from ...errors import PositionError
@@ -84,28 +85,11 @@ cdef class TierSideIndex:
         cdef Py_ssize_t chunk, chunks = (values.shape[0] + COUNT_CHUNK - 1) // COUNT_CHUNK
         counts = np.zeros((max(chunks, 1), columns), dtype=np.int64)
         cdef int64_t[:, ::1] sums = counts
-        cdef uint64_t index, stop, total = values.shape[0], block
-        cdef Roles p
-        cdef uint16_t code
-        cdef int plies, cell
+        cdef uint64_t total = values.shape[0]
         for chunk in prange(chunks, nogil=True, schedule="dynamic", num_threads=threads):
-            index = chunk * COUNT_CHUNK
-            stop = index + COUNT_CHUNK if index + COUNT_CHUNK < total else total
-            while index < stop:
-                if teams_slot_is_hole(&self.index, index >> self.index.cubes):
-                    index = (index >> self.index.cubes) + 1 << self.index.cubes
-                    continue
-                block = position_at(&self.index, index, &p)
-                if not stored_is_hole(&self.index, index, block, &p):
-                    code = values[index]
-                    cell = (popcount(p.cubes[0]) * (self.other_count + 1)
-                            + popcount(p.cubes[1])) * 3 + (
-                                0 if code & 1 else (1 if code == 0 else 2))
-                    sums[chunk, cell] += 8 // fixing_symmetries(&self.index, block, &p)
-                    plies = (code - 1) >> 1 if code else 0
-                    if plies > sums[chunk, columns - 1]:
-                        sums[chunk, columns - 1] = plies
-                index = index + 1
+            _count_chunk(&self.index, &values[0], chunk * COUNT_CHUNK,
+                         min(chunk * COUNT_CHUNK + COUNT_CHUNK, total), self.other_count,
+                         &sums[chunk, 0], columns - 1)
         by_class = counts[:, :-1].sum(axis=0).reshape(self.team_count + 1,
                                                       self.other_count + 1, 3)
         return by_class, int(counts[:, -1].max())
@@ -113,6 +97,31 @@ cdef class TierSideIndex:
 
 cdef enum:
     COUNT_CHUNK = 1 << 16
+
+
+cdef void _count_chunk(const TierIndex* x, const uint16_t* values, uint64_t index,
+                       uint64_t stop, int other_count, int64_t* sums,
+                       int longest_column) noexcept nogil:
+    """raw_counts over one chunk, into its row of sums. (A helper, so that its position is
+    private to the thread that runs it.)"""
+    cdef Roles p
+    cdef uint64_t block
+    cdef uint16_t code
+    cdef int plies, cell
+    while index < stop:
+        if teams_slot_is_hole(x, index >> x.cubes):
+            index = (index >> x.cubes) + 1 << x.cubes
+            continue
+        block = position_at(x, index, &p)
+        if not stored_is_hole(x, index, block, &p):
+            code = values[index]
+            cell = (popcount(p.cubes[0]) * (other_count + 1) + popcount(p.cubes[1])) * 3 + (
+                0 if code & 1 else (1 if code == 0 else 2))
+            sums[cell] += 8 // fixing_symmetries(x, block, &p)
+            plies = (code - 1) >> 1 if code else 0
+            if plies > sums[longest_column]:
+                sums[longest_column] = plies
+        index = index + 1
 
 
 cdef const OrbitIndex* _orbit_pointer(object teams) except NULL:
