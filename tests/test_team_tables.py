@@ -188,6 +188,9 @@ def test_bad_input_gets_the_named_error():
         _tier_retro.propagate(full[0], full[0], 2, 1)
     with pytest.raises(ValueError, match="starts at"):
         _tier_retro.propagate(full[0], full[1], 1, 1)
+    full[0].take_values()
+    with pytest.raises(ValueError, match="were taken"):
+        _tier_retro.mark(full[0], 1)
     side = _tier_index.TierSideIndex(3, 2, 1)
     with pytest.raises(PositionError, match="hold"):
         side.index_of((1, 2, 0, 0))

@@ -104,10 +104,17 @@ cdef class TierSide:
     def chunks(self):
         return (self.index.entries + CHUNK - 1) // CHUNK
 
-    def values(self):
-        """The value code of every entry (holes and undecided entries: draws)."""
-        words = self.words
-        return np.where(words >= SETTLED, words & CODE_MASK, DRAW_CODE).astype(np.uint16)
+    def take_values(self, int threads=0):
+        """The value code of every entry (holes and undecided entries: draws), made in place
+        of the working words, which are gone: the side is solved, and a copy of a large side
+        would cost as much memory again."""
+        cdef uint16_t[::1] words = self.words_view
+        cdef Py_ssize_t i
+        for i in prange(words.shape[0], nogil=True, schedule="static", num_threads=threads):
+            words[i] = words[i] & CODE_MASK if words[i] >= SETTLED else DRAW_CODE
+        values, self.words = self.words, None
+        self.words_view = None
+        return values
 
 
 cdef inline void _hear_internal(Children* c, int child_status) noexcept nogil:
@@ -223,8 +230,14 @@ def _longest(chunk_longest):
     return longest
 
 
+def _check_unsolved(TierSide side):
+    if side.words is None:
+        raise ValueError("the side's values were taken: its working words are gone")
+
+
 def mark(TierSide side, int threads):
     """Step 1 on every entry of a side. Returns the largest plies assigned (-1 if none)."""
+    _check_unsolved(side)
     cdef const Geometry* g = geometry_of(side.index.size)
     cdef const TierIndex* x = &side.index.index
     cdef const TierIndex* next_index = NULL
@@ -395,6 +408,8 @@ def propagate(TierSide frontier_side, TierSide parent_side, int plies, int threa
     n - 1 plies into ``parent_side``. Returns the largest plies assigned (-1 if none)."""
     if plies < FIRST_PASS:
         raise ValueError(f"propagation starts at n = {FIRST_PASS}: `mark` did pass 1's work")
+    _check_unsolved(frontier_side)
+    _check_unsolved(parent_side)
     if (frontier_side.index.team_count, frontier_side.index.other_count) != (
             parent_side.index.other_count, parent_side.index.team_count):
         raise ValueError("the parents of a side's positions are on the tier's other side")

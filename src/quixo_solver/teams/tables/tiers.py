@@ -83,7 +83,8 @@ def solve_tier(tier: Tier, next_values: Mapping[Side, Values], threads: int = 0,
         if progress is not None:
             progress(tier, plies, longest)
         plies += 1
-    return {(side.index.team_count, side.index.other_count): side.values() for side in sides}
+    return {(side.index.team_count, side.index.other_count): side.take_values(threads)
+            for side in sides}
 
 
 def solve_board(size: int, threads: int = 0, max_blanks: int | None = None,
