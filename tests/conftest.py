@@ -70,6 +70,17 @@ def small_tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def team_tables_4x4(tmp_path_factory):
+    """A folder with one tier of the four-player 4x4 game, built here: the full boards whose
+    teams hold 11 and 5 cubes (a tier without blanks needs no other; about 20 s and 3 GB)."""
+    from quixo_solver.teams.tables import builder, tiers
+
+    directory = tmp_path_factory.mktemp("team-tables-4x4")
+    builder.solve_in_folder(directory, tiers.Tier(4, 11, 5), threads=0)
+    return directory
+
+
+@pytest.fixture(scope="session")
 def qwixx_table_dir(tmp_path_factory):
     """A folder holding the solved single-player Qwixx table (solved once per session)."""
     from qwixx_stats.tables.solitaire import ExpectedValues

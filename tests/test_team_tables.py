@@ -339,3 +339,31 @@ def test_the_verifier_passes_the_tables_and_catches_a_wrong_value(folder_3x3, tm
     assert sampled.ok and all(check.checked >= min(100, orbits[(check.team_count,
                                                                 check.other_count)])
                               for check in sampled.sides)
+
+
+# a full 4x4 board of tier (11, 5), team X (5 cubes) to move: where the dot of the cube pushed in at d4
+# points decides how long team O lasts (the losing side delays)
+DOTS_MATTER = "oOXO/oxxo/Xooo/oOoX X1"
+
+
+def test_4x4_positions_are_answered_from_the_tables(team_tables_4x4, capsys):
+    """The tier built on 4x4 (conftest) against the twin rules, and on the command line."""
+    solver = TeamSolver(tablebase=team_tables_4x4)
+    board = TeamBoard(DOTS_MATTER)
+    assert solver.table_value(board) == ("loss", 4)
+    rows = {str(move): (result.value, result.plies) for move, result in
+            solver.exact_analysis(board)}
+    assert (rows["c4d4"], rows["c4d4+"]) == (("loss", 4), ("loss", 3))
+    # the position's value is what its moves make of it: every move loses, the longest in 4
+    assert len(rows) == len(board.legal_moves)
+    assert {value for value, _ in rows.values()} == {"loss"}
+    assert max(plies for _, plies in rows.values()) == 4
+    assert main(["analyze", DOTS_MATTER, "--dir", str(team_tables_4x4), "--json"]) == 0
+    moves = json.loads(capsys.readouterr().out)["moves"]
+    assert moves[0] == {"move": moves[0]["move"], "value": "loss", "plies": 4}
+    assert main(["solve", DOTS_MATTER, "--dir", str(team_tables_4x4), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["value"], answer["plies"], answer["source"]) == ("loss", 4, "tablebase")
+    assert len(answer["pv"]) == 4
+    report = team_verify.verify(team_tables_4x4, 4, sample=20000, seed=2)
+    assert report.ok and all(check.checked >= 20000 for check in report.sides)

@@ -142,7 +142,7 @@ class QuixoService:
     # -- exact answers ---------------------------------------------------------------------
     def new_solver(self, variant: Variant, tt_mib: float) -> BaseSolver[Any]:
         """A solver of the variant, with the server's tables where it uses tables."""
-        return variant.new_solver(tt_mib, self.tablebase if variant.uses_tablebases else None)
+        return variant.new_solver(tt_mib, self.tablebase if variant.reads_tables else None)
 
     def slot_solver(self, slot: Slot, variant: Variant) -> BaseSolver[Any]:
         """The slot's own solver of the variant, made on its first search there and kept."""
