@@ -367,3 +367,34 @@ def test_4x4_positions_are_answered_from_the_tables(team_tables_4x4, capsys):
     assert len(answer["pv"]) == 4
     report = team_verify.verify(team_tables_4x4, 4, sample=20000, seed=2)
     assert report.ok and all(check.checked >= 20000 for check in report.sides)
+
+
+def test_a_sample_checks_distinct_entries(folder_3x3):
+    """A sample never counts an entry twice: a side with fewer entries than the sample is
+    checked whole, each entry once."""
+    orbits = {side: len(np.unique(entries))
+              for side, (_, entries) in entries_of_every_3x3_position().items()}
+    report = team_verify.verify(folder_3x3, 3, sample=5000, seed=9, threads=1)
+    for check in report.sides:
+        assert check.checked <= orbits[(check.team_count, check.other_count)]
+        assert check.checked >= min(5000, orbits[(check.team_count, check.other_count)])
+
+
+def test_a_block_that_decompresses_wrong_is_refused(tmp_path, monkeypatch):
+    """A block whose checksums hold but whose data is not its values (a writer's fault):
+    refused by name, never a traceback or a huge allocation."""
+    import zlib
+    written = files._compressed_blocks
+
+    def odd_first_block(values, blocks, threads):
+        for number, block in enumerate(written(values, blocks, threads)):
+            yield zlib.compress(b"\0" * 3) if number == 0 else block  # not whole values
+
+    side = _tier_index.TierSideIndex(3, 5, 4)
+    monkeypatch.setattr(files, "_compressed_blocks", odd_first_block)
+    files.write_side(tmp_path, 3, 5, 4, np.zeros(side.entries, dtype=np.uint16))
+    table = files.open_side(tmp_path, 3, 5, 4)
+    with pytest.raises(CorruptTableError, match="does not decompress"):
+        table.block(0)
+    table.close()
+    assert not files.is_intact(tmp_path, 3, 5, 4, check_data=True)

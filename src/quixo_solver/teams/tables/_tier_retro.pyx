@@ -56,8 +56,8 @@ cdef enum:
     CHUNK = 4096            # entries of one unit of parallel work
     OVERFLOW = 0x7FFFFFFF
     BATCH = 16              # frontier entries whose parents are looked up together
-    MAX_PARENTS = 64        # internal parents of one position, at most: a pass, and 3 moves
-                            # into each of the 16 border squares of 5x5
+    MAX_PARENTS = 64        # internal parents of one position, at most 45 on 5x5: a pass,
+                            # 8 moves into each corner and 1 into each other border square
 
 
 cdef struct Children:

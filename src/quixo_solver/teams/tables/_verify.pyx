@@ -96,9 +96,11 @@ def check_entries(TierSideIndex side, const uint16_t[::1] values, TierSideIndex 
         next_view = next_values
         n = &next_side.index
         next_pointer = &next_view[0]
-    for table, index in ((values, side), (other_values, other)):
-        if table.shape[0] != index.entries:
+    for table, index in ((values, side), (other_values, other), (next_values, next_side)):
+        if index is not None and table.shape[0] != index.entries:
             raise ValueError("a side's values do not match its index")
+    if entries.shape[0] and np.max(entries) >= side.entries:
+        raise ValueError(f"an entry is beyond the side's {side.entries} slots")
     cdef Py_ssize_t i, count = entries.shape[0]
     flags = np.zeros(count, dtype=np.uint8)
     cdef unsigned char[::1] bad = flags

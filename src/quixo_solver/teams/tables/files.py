@@ -51,7 +51,10 @@ BLOCK_ENTRIES = 1 << 16         # 128 KiB of values: a probe decompresses one bl
 BATCH_BLOCKS = 64               # blocks compressed at once (zlib releases the GIL)
 LEVEL = 6
 CACHED_BLOCKS = 8               # decompressed blocks a reader keeps for its probes
-WRITER = tuple(int(part) for part in __version__.split(".")[:3])
+# the version of the package that writes, as the trailer records it (its first three numbers)
+WRITER = tuple((int(part) if part.isdigit() else 0)
+               for part in (__version__.split(".") + ["0", "0"])[:3])
+VALUE = np.dtype("<u2")         # a value code as the blocks hold it
 Side = tuple[int, int, int]     # (board size, the mover's team's cubes, the other team's)
 
 
@@ -87,9 +90,9 @@ def write_side(directory: Path, size: int, team_count: int, other_count: int,
     counts = class_counts.astype("<u8").tobytes()
     blocks = -(-len(values) // BLOCK_ENTRIES)
     compressed = list(_compressed_blocks(values, blocks, threads))
-    offsets = np.zeros(blocks + 1, dtype=np.uint64)
+    offsets = np.zeros(blocks + 1, dtype="<u8")
     offsets[1:] = np.cumsum([len(block) for block in compressed], dtype=np.uint64)
-    crcs = np.array([zlib.crc32(block) for block in compressed], dtype=np.uint32)
+    crcs = np.array([zlib.crc32(block) for block in compressed], dtype="<u4")
     block_index = offsets.tobytes() + crcs.tobytes()
     head = HEAD.pack(MAGIC, VERSION, size, team_count, other_count)
     body = TRAILER.pack(len(values), wins, draws, losses, longest, BLOCK_ENTRIES, blocks,
@@ -104,7 +107,7 @@ def _compressed_blocks(values: npt.NDArray[np.uint16], blocks: int,
                        threads: int) -> Iterator[bytes]:
     with ThreadPoolExecutor(max(1, threads or 1)) as pool:
         for first in range(0, blocks, BATCH_BLOCKS):
-            pieces = [values[i * BLOCK_ENTRIES:(i + 1) * BLOCK_ENTRIES].tobytes()
+            pieces = [values[i * BLOCK_ENTRIES:(i + 1) * BLOCK_ENTRIES].astype(VALUE).tobytes()
                       for i in range(first, min(first + BATCH_BLOCKS, blocks))]
             yield from pool.map(lambda raw: zlib.compress(raw, LEVEL), pieces)
 
@@ -120,17 +123,23 @@ class SideTable:
                 self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except ValueError:              # an empty file cannot be mapped
             raise CorruptTableError(f"{self.path} is empty, not a four-player table") from None
-        self.header = _checked_header(self.path, self._map, expected)
-        blocks = self.header.blocks
-        index_bytes = 12 * blocks + 8
-        start = len(self._map) - TRAILER.size - self.header.class_counts.nbytes - index_bytes
-        self._offsets = np.frombuffer(self._map, dtype=np.uint64, count=blocks + 1,
-                                      offset=start)
-        self._crcs = np.frombuffer(self._map, dtype=np.uint32, count=blocks,
-                                   offset=start + 8 * (blocks + 1))
-        if int(self._offsets[-1]) != start - HEAD.size or np.any(np.diff(
-                self._offsets.astype(np.int64)) <= 0):
-            raise CorruptTableError(f"{self.path}: its block index does not match its blocks")
+        try:
+            self.header = _checked_header(self.path, self._map, expected)
+            blocks = self.header.blocks
+            index_bytes = 12 * blocks + 8
+            start = len(self._map) - TRAILER.size - self.header.class_counts.nbytes - index_bytes
+            # (copies: a view would keep the map from closing)
+            self._offsets = np.frombuffer(self._map, dtype="<u8", count=blocks + 1,
+                                          offset=start).astype(np.int64)
+            self._crcs = np.frombuffer(self._map, dtype="<u4", count=blocks,
+                                       offset=start + 8 * (blocks + 1)).copy()
+            if self._offsets[0] != 0 or self._offsets[-1] != start - HEAD.size or np.any(
+                    np.diff(self._offsets) <= 0):
+                raise CorruptTableError(f"{self.path}: its block index does not match its "
+                                        "blocks")
+        except BaseException:
+            self._map.close()
+            raise
         self._cache: OrderedDict[int, npt.NDArray[np.uint16]] = OrderedDict()
 
     def block(self, number: int) -> npt.NDArray[np.uint16]:
@@ -153,14 +162,15 @@ class SideTable:
         if zlib.crc32(raw) != int(self._crcs[number]):
             raise CorruptTableError(f"{self.path}: block {number} is damaged (CRC-32)")
         expected = min(BLOCK_ENTRIES, self.header.entries - number * BLOCK_ENTRIES)
-        try:
-            values = np.frombuffer(zlib.decompress(raw), dtype=np.uint16)
+        decompressor = zlib.decompressobj()
+        try:        # never more than the block's values (and one byte to tell a longer one)
+            data = decompressor.decompress(raw, 2 * expected + 1)
         except zlib.error:
-            values = np.zeros(0, dtype=np.uint16)
-        if len(values) != expected:
+            data = b""
+        if len(data) != 2 * expected or not decompressor.eof:
             raise CorruptTableError(f"{self.path}: block {number} does not decompress to "
                                     f"its {expected} values")
-        return values
+        return np.frombuffer(data, dtype=VALUE)
 
     def value(self, index: int) -> int:
         """The value code of one entry."""
@@ -182,7 +192,6 @@ class SideTable:
 
     def close(self) -> None:
         self._cache.clear()
-        del self._offsets, self._crcs
         self._map.close()
 
 

@@ -24,14 +24,13 @@ class TeamTablebase:
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
-        self._sides: dict[tuple[int, int, int], tuple[TierSideIndex, files.SideTable] | None] = {}
+        self._sides: dict[tuple[int, int, int], tuple[TierSideIndex, files.SideTable]] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
         with self._lock:
-            for opened in self._sides.values():
-                if opened is not None:
-                    opened[1].close()
+            for _, table in self._sides.values():
+                table.close()
             self._sides.clear()
 
     def has_side(self, size: int, team_count: int, other_count: int) -> bool:
@@ -58,9 +57,13 @@ class TeamTablebase:
 
     def _side(self, size: int, team_count: int,
               other_count: int) -> tuple[TierSideIndex, files.SideTable] | None:
+        """The side's index and opened file; None while it is not built (looked for again
+        on the next probe: a build may be adding it)."""
         key = (size, team_count, other_count)
-        if key not in self._sides:
+        opened = self._sides.get(key)
+        if opened is None:
             path = self.directory / files.side_name(*key)
-            self._sides[key] = (TierSideIndex(*key), files.SideTable(path, key)) \
-                if path.exists() else None
-        return self._sides[key]
+            if not path.exists():
+                return None
+            opened = self._sides[key] = (TierSideIndex(*key), files.SideTable(path, key))
+        return opened

@@ -2,9 +2,9 @@
 values (_verify.pyx), whole or sampled, and each mismatch reported.
 
 A tier is checked with its sides and the sides of the tier after a blank decoded into memory
-(two bytes a slot). Whole, every entry is checked; sampled (``sample=N``), slots are drawn
-uniformly at random (seeded) until N entries that are not holes were checked on each side,
-or every slot was drawn.
+(two bytes a slot). Whole, every entry is checked; sampled (``sample=N``), distinct slots are
+drawn uniformly at random (seeded) until N entries that are not holes were checked on each
+side, or every slot was drawn (a side of at most 8 N slots is checked whole).
 """
 from __future__ import annotations
 
@@ -93,7 +93,8 @@ def _check_side(tier: Tier, side: Side, values: dict[Side, npt.NDArray[np.uint16
     checked = mismatches = 0
     examples: list[int] = []
     slots = index.entries
-    batches = (_all_slots(slots) if sample is None or sample >= slots
+    # (a side may be up to 7/8 holes, as on a full board: a sample that large is the side)
+    batches = (_all_slots(slots) if sample is None or 8 * sample >= slots
                else _random_slots(slots, min(SAMPLE_BATCH, 2 * sample), rng))
     for entries in batches:
         found, flags = _verify.check_entries(index, values[side], other, values[(u, t)],
@@ -114,5 +115,11 @@ def _all_slots(slots: int) -> Iterator[npt.NDArray[np.uint64]]:
 
 def _random_slots(slots: int, batch: int,
                   rng: np.random.Generator) -> Iterator[npt.NDArray[np.uint64]]:
-    while True:
-        yield rng.integers(0, slots, batch, dtype=np.uint64)
+    """Distinct slots drawn uniformly at random, a batch at a time, none drawn twice, until
+    every slot was."""
+    drawn = np.empty(0, dtype=np.uint64)
+    while len(drawn) < slots:
+        fresh = np.setdiff1d(np.unique(rng.integers(0, slots, batch, dtype=np.uint64)), drawn,
+                             assume_unique=True)
+        drawn = np.union1d(drawn, fresh)
+        yield rng.permutation(fresh)
