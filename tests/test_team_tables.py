@@ -20,6 +20,7 @@ from quixo_solver.teams.solve import TeamSolver, table_value
 from quixo_solver.teams.tables import _tier_index, _tier_retro, _tier_twin, builder, files, tiers
 from quixo_solver.teams.tables import stats as team_stats
 from quixo_solver.teams.tables import verify as team_verify
+from quixo_solver.teams.tables import plan as team_plan
 
 from .test_index import image, squares, twin_orbit_index, twin_rank
 
@@ -398,3 +399,21 @@ def test_a_block_that_decompresses_wrong_is_refused(tmp_path, monkeypatch):
         table.block(0)
     table.close()
     assert not files.is_intact(tmp_path, 3, 5, 4, check_data=True)
+
+
+def test_the_plan_counts_every_position_and_bounds_the_memory(capsys):
+    rows = team_plan.plan(4)
+    assert sum(row.positions for row in rows) == 5 ** 16 and len(rows) == 81
+    assert sum(row.slots for row in rows) == sum(t.entries for t in tiers.tiers(4))
+    for row in rows:
+        inputs = sum(_tier_index.side_entries(4, t, u) for t, u in row.tier.needs)
+        assert row.memory_bytes >= 2 * (row.slots + inputs)
+        assert row.seconds >= 0 and row.entries * 8 >= row.positions
+    assert main(["tablebase", "plan", "--players", "4", "--size", "4", "--max-blanks", "1",
+                 "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["positions"] == 5 ** 16 - sum(
+        row.positions for row in rows if row.blanks > 1)
+    assert set(payload["seconds_by_blanks"]) == {"0", "1"}
+    assert main(["tablebase", "plan", "--players", "4", "--size", "5"]) == 2
+    assert "no four-player build of 5x5" in capsys.readouterr().err

@@ -177,6 +177,8 @@ def add_tablebase_plan(actions: arguments.Commands) -> None:
         "plan", help="what a build takes: units, memory, disk, time on W workers",
         description=PLAN_DESCRIPTION)
     parser.add_argument("--size", type=arguments.board_size, default=5)
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, default=2,
+                        help="4: the team game's tiers, from the costs measured on a build")
     parser.add_argument("--max-blanks", type=arguments.blanks, default=None)
     parser.add_argument("--workers", type=arguments.workers, default=1)
     parser.add_argument("--cores", type=arguments.workers, default=1, help="cores of each worker")
@@ -190,6 +192,9 @@ def add_tablebase_plan(actions: arguments.Commands) -> None:
 def command_tablebase_plan(args: argparse.Namespace) -> None:
     from ..tablebase.generator import forecast
 
+    if args.players == 4:
+        _team_plan(args)
+        return
     units = tb.units(args.size, args.max_blanks)
     calibration = None
     throughput = args.throughput
@@ -244,6 +249,44 @@ def command_tablebase_plan(args: argparse.Namespace) -> None:
               f"{_count(args.cores, 'core')} "
               f"({found.memory_per_worker / gib:.1f} GiB each): "
               f"{found.wall_seconds / 3600:.2f} h"]
+    emit(args, payload, lines)
+
+
+def _team_plan(args: argparse.Namespace) -> None:
+    from ..teams.tables import plan as team_plan
+
+    rows = team_plan.plan(args.size, args.max_blanks)
+    costs = team_plan.measured_costs(args.size)
+    gib = 2**30
+    by_blanks: dict[int, float] = {}
+    for row in rows:
+        by_blanks[row.blanks] = by_blanks.get(row.blanks, 0.0) + row.seconds
+    payload = {
+        "size": args.size, "players": 4, "max_blanks": args.max_blanks,
+        "costs": {"threads": costs["threads"], "note": costs["note"],
+                  "measured_blanks": sorted(int(b) for b in costs["seconds_per_entry"])},
+        "positions": sum(r.positions for r in rows), "entries": sum(r.entries for r in rows),
+        "slots": sum(r.slots for r in rows), "disk_bytes": sum(r.disk_bytes for r in rows),
+        "largest_memory_bytes": max(r.memory_bytes for r in rows),
+        "estimated_seconds": round(sum(r.seconds for r in rows), 1),
+        "seconds_by_blanks": {str(b): round(s, 1) for b, s in sorted(by_blanks.items())},
+        "tiers": [{"team": r.tier.team_count, "other": r.tier.other_count,
+                   "blanks": r.blanks, "positions": r.positions, "entries": r.entries,
+                   "slots": r.slots, "memory_bytes": r.memory_bytes,
+                   "disk_bytes": r.disk_bytes, "seconds": round(r.seconds, 1)}
+                  for r in rows]}
+    lines = [f"{'tier':>7} {'blanks':>6} {'positions':>16} {'entries':>14} {'memory GiB':>11} "
+             f"{'seconds':>9}"]
+    lines += [f"{r.tier.team_count:>3},{r.tier.other_count:>3} {r.blanks:>6} {r.positions:>16,} "
+              f"{r.entries:>14,} {r.memory_bytes / gib:>11.2f} {r.seconds:>9.1f}" for r in rows]
+    lines += [f"{len(rows)} tiers, {payload['positions']:,} positions, about "
+              f"{payload['entries']:,} entries ({payload['slots']:,} slots); largest tier "
+              f"{payload['largest_memory_bytes'] / gib:.1f} GiB of memory; files about "
+              f"{payload['disk_bytes'] / gib:.2f} GiB",
+              f"estimated wall time on {', '.join(map(str, costs['threads']))} threads: "
+              f"{payload['estimated_seconds'] / 3600:.2f} h (costs measured at "
+              f"{', '.join(map(str, payload['costs']['measured_blanks']))} blanks; "
+              f"{costs['note']})"]
     emit(args, payload, lines)
 
 
