@@ -63,6 +63,7 @@ class TurnBasedEnv(AECEnv[str, Observation, Any]):
             for agent in agents}
         self.action_spaces = {agent: spaces.Discrete(action_count) for agent in agents}
         self.np_random, _ = seeding.np_random(None)
+        self.options: dict[str, Any] = {}      # reset's options, for the game's `_start`
         self._mask: Mask | None = None         # the legal actions of the decision to take
         self._new_episode()
 
@@ -115,9 +116,11 @@ class TurnBasedEnv(AECEnv[str, Observation, Any]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; `seed` seeds the generator of its chance events (if it has any), None
-        goes on with the generator as it is. `options` are not used."""
+        goes on with the generator as it is. `options` go to the game's `_start` (as
+        `self.options`: what a game reads of them, it says)."""
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
+        self.options = dict(options or {})
         self._new_episode()
         if self.render_mode == "human":
             self.render()

@@ -123,6 +123,10 @@ def add_judge(commands: arguments.Commands) -> None:
     source.add_argument("--positions", metavar="FILE",
                         help="one SPEC position per line ('#' starts a comment): each "
                         "--engine's move in each of them is judged")
+    source.add_argument("--set", metavar="SET",
+                        help="a position set with exact answers, by name (quixo-4x4, shipped) "
+                        "or file: each --engine's move in each position, scored by stage "
+                        "without tables")
     source.add_argument("--games", metavar="FILE",
                         help="the game records of quixo match (JSON lines), or lines "
                         '{"start": POSITION, "moves": [...]}: every move is judged')
@@ -144,6 +148,9 @@ def command_judge(args: argparse.Namespace) -> None:
 
     directory = tablebase_folder(args)
     extra: dict[str, Any]
+    if args.set is not None:
+        _judge_set(args, directory)
+        return
     if args.games is not None:
         if args.engine:
             raise QuixoError("--engine is for --positions: the games name their engines")
@@ -163,3 +170,42 @@ def command_judge(args: argparse.Namespace) -> None:
         extra = {"positions": len(boards), "go": args.go}
     payload = judge.report(tallies, args.worst, **extra, tables=str(directory))
     emit(args, payload, judge.report_lines(payload))
+
+
+def _judge_set(args: argparse.Namespace, directory: Path) -> None:
+    """`quixo judge --set FILE`: each engine's move in each position of a set, scored by the
+    set's own answers (mistakes, optimal moves, plies lost, by stage, with intervals)."""
+    from ..tournament import judge, position_sets
+
+    if not args.engine:
+        raise QuixoError("--set needs at least one --engine SETTING")
+    found = position_sets.PositionSet.named_or_read(args.set)
+    settings = [(text, judge.engine_setting(text, args.go)) for text in args.engine]
+    scores = []
+    for text, setting in settings:
+        player = judge.PositionPlayer(setting, directory, text)
+        try:
+            scores.append({"engine": text,
+                           **position_sets.score(found, player.move)})   # type: ignore[arg-type]
+        finally:
+            player.close()
+    lines = []
+    for row in scores:
+        lines.append(f"{row['engine']}: {row['mistakes']} mistakes in {row['positions']} "
+                     f"positions ({_percent(row['mistake_rate'])}, 95% "
+                     f"{_interval(row['mistake_interval'])}); optimal "
+                     f"{_percent(row['optimal_share'])}")
+        lines += [f"  {stage:<14} {part['positions']:>5} positions, mistakes "
+                  f"{_percent(part['mistake_rate'])} {_interval(part['mistake_interval'])}, "
+                  f"optimal {_percent(part['optimal_share'])}"
+                  for stage, part in row["by_stage"].items()]
+    emit(args, {"set": found.name, "positions": len(found.positions), "go": args.go,
+                "engines": scores}, lines)
+
+
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
+def _interval(bounds: list[float] | None) -> str:
+    return "" if bounds is None else f"[{100 * bounds[0]:.1f}, {100 * bounds[1]:.1f}]"

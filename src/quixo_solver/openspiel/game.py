@@ -21,7 +21,7 @@ from ..frameworks.views import plane_count, planes
 from ..rules import geometry
 from ..rules.baseboard import BaseBoard
 from ..tournament.game import REPETITIONS
-from ..variants import Variant, find_variant
+from ..variants import Variant, VariantError, find_variant, parse_board
 
 SHORT_NAME = "python_quixo"
 MAX_GAME_LENGTH = MAX_PLIES    # 200 plies, `quixo match`'s default limit (package docstring)
@@ -68,6 +68,20 @@ class QuixoGame(pyspiel.Game):  # type: ignore[misc]   # pyspiel has no type inf
     def new_initial_state(self) -> QuixoState:
         """The empty board, the first player (X, X1) to move."""
         return QuixoState(self)
+
+    def state_at(self, position: str | BaseBoard) -> QuixoState:
+        """A state whose game starts at `position` (SPEC text or a board of this game; its
+        earlier moves, if any, are not part of it); VariantError for a position of another
+        size or number of players."""
+        board = parse_board(position) if isinstance(position, str) else position.copy(
+            stack=False)
+        if board.size != self.size or board.players != self.variant.players:
+            raise VariantError(f"{board} is not a position of python_quixo(size={self.size},"
+                               f"players={self.variant.players})")
+        state = QuixoState(self)
+        state._board = board
+        state._occurrences = Counter([str(board)])
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Any:

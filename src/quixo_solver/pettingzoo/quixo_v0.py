@@ -62,7 +62,7 @@ from solverkit.aec import Observation, TurnBasedEnv, classic_wrappers, environme
 from ..errors import IllegalMoveError, QuixoError
 from ..rules import geometry
 from ..rules.baseboard import BaseBoard
-from ..variants import find_variant
+from ..variants import VariantError, find_variant, parse_board
 from ..frameworks.actions import (action_count, action_text, check_players, legal_actions,
                                   play_legal_action)
 from ..frameworks.episodes import MAX_PLIES, check_max_plies, final_rewards, seats
@@ -94,7 +94,17 @@ class raw_env(TurnBasedEnv):
                          render_mode)
 
     def _start(self) -> None:
-        self.board = find_variant(self.players).start(self.size)
+        """The empty board, or the position of reset's option "position" (SPEC text of this
+        size and players: the game starts there)."""
+        position = self.options.get("position")
+        if position is None:
+            self.board = find_variant(self.players).start(self.size)
+            return
+        board = parse_board(str(position))
+        if board.size != self.size or board.players != self.players:
+            raise VariantError(f"{board} is not a position of quixo_v0(size={self.size}, "
+                               f"players={self.players})")
+        self.board = board
 
     def _to_decide(self) -> str:
         return self.board.turn
