@@ -138,3 +138,20 @@ def test_an_openspiel_bot_and_a_pettingzoo_policy_are_scored(committed, tables):
         from quixo_solver.pettingzoo import quixo_v0
         env = quixo_v0.env(size=4)
         env.reset(options={"position": ".../.../... X"})
+
+
+def test_the_5x5_endgame_set_is_what_its_rule_says(tables):
+    """Drawn from the classes of 0-4 blanks (the rebuild's tables); the rows of 0 and 1 blank,
+    whose tables the tests build, are answered again here."""
+    endgame = PositionSet.bundled("quixo-5x5-endgame")
+    assert (endgame.size, endgame.players) == (5, 2)
+    counts = stages_of(endgame.positions)
+    assert counts == {f"{b} blanks/{end}": 50 for b in range(5)
+                      for end in ("draw", "far", "near")}
+    solver = Solver(tablebase=Tablebase(tables))
+    checked = 0
+    for row in endgame.positions:
+        if row.position.count(".") <= 1:
+            assert answered(Board(row.position), -1, solver) == row
+            checked += 1
+    assert checked == 300

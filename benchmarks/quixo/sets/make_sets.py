@@ -3,13 +3,19 @@
     python benchmarks/quixo/sets/make_sets.py --dir TABLES --size 4 --per-stage 100 \
         --seed 1 --out src/quixo_solver/tournament/sets/quixo-4x4.json
 
-The sampling rule (written into the set): random games from the empty board, each move drawn
+    python benchmarks/quixo/sets/make_sets.py --dir TABLES --size 5 --blanks 0,1,2,3,4 \
+        --per-stage 50 --seed 1 --out src/quixo_solver/tournament/sets/quixo-5x5-endgame.json
+
+The sampling rule (written into the set), without --blanks: random games from the empty board, each move drawn
 uniformly from the legal moves (numpy's default generator, seeded); every position a game
 reaches that is not over is a candidate, in the order met; a candidate is kept if it is not
 in the set yet and its stage (tournament/position_sets.stage_of: plies played, plies to the
 end) holds fewer than --per-stage positions. Games go on until every stage is full or
---games games were played. Each kept position is answered by the tables: its value and plies
-and the value every legal move leaves the player to move.
+--games games were played. With --blanks, for each blank count in turn: positions drawn uniformly from every position
+with that many blanks (tablebase/sample.py's rule, the seed plus the blank count), those not
+over kept in the order drawn while their stage (blanks, plies to the end) holds fewer than
+--per-stage, up to --draws draws a count. Each kept position is answered by the tables: its
+value and plies and the value every legal move leaves the player to move.
 """
 import argparse
 import sys
@@ -18,7 +24,7 @@ import numpy as np
 
 from quixo_solver.rules.board import Board
 from quixo_solver.search.solver import Solver
-from quixo_solver.tablebase import Tablebase
+from quixo_solver.tablebase import Tablebase, sample
 from quixo_solver.tournament.position_sets import (PLAYED_STAGES, PositionSet, SetPosition,
                                                    answered, stage_of, stages_of)
 
@@ -33,8 +39,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--blanks", help="blank counts (0,1,2): positions drawn from their "
+                        "classes instead of reached by random games")
+    parser.add_argument("--draws", type=int, default=20_000)
     args = parser.parse_args()
     solver = Solver(tablebase=Tablebase(args.dir))
+    if args.blanks is not None:
+        return drawn_from_classes(args, solver)
     rng = np.random.default_rng(args.seed)
     wanted = {f"{played}/{end}" for played, _, _ in PLAYED_STAGES for end in END_STAGES}
     kept: dict[str, list] = {stage: [] for stage in wanted}
@@ -69,6 +80,35 @@ def main() -> int:
     found.save(args.out)
     print(f"{len(positions)} positions from {games} games: {stages_of(positions)}; stages "
           f"not full: {sorted(s for s, rows in kept.items() if len(rows) < args.per_stage)}")
+    return 0
+
+
+def drawn_from_classes(args: argparse.Namespace, solver: Solver) -> int:
+    counts = [int(b) for b in args.blanks.split(",")]
+    kept: dict[str, list] = {}
+    for blanks in counts:
+        found = sample.draw(solver.tablebase, args.size, args.draws, [blanks],
+                            args.seed + blanks)
+        for text in found.positions():
+            board = Board(str(text))
+            if board.is_game_over():
+                continue
+            value = solver.settled_result(board, line=0)
+            stage = stage_of(SetPosition(str(text), -1, value.value, value.plies, {}))
+            rows = kept.setdefault(stage, [])
+            if len(rows) < args.per_stage and all(row.position != str(text) for row in rows):
+                row = answered(board, -1, solver)
+                if row is not None:
+                    rows.append(row)
+    positions = [row for stage in sorted(kept) for row in kept[stage]]
+    rule = (f"for each blank count of {counts}: {args.draws} positions drawn uniformly from "
+            "every position with that many blanks (quixo tablebase sample's rule, seed = the "
+            "set's seed + the blank count), those not over kept in the order drawn while their "
+            f"stage (blanks; plies to the end: near <= 5, far, draw) holds fewer than "
+            f"{args.per_stage}")
+    name = f"quixo-{args.size}x{args.size}-endgame"
+    PositionSet(name, args.size, 2, args.seed, rule, " ".join(sys.argv), positions).save(args.out)
+    print(f"{len(positions)} positions: {stages_of(positions)}")
     return 0
 
 

@@ -52,7 +52,7 @@ class PositionSetError(QuixoError):
 @dataclass(frozen=True)
 class SetPosition:
     position: str
-    played: int
+    played: int                 # plies of the random game that reached it; -1: drawn from its class
     value: str
     plies: int | None
     moves: dict[str, tuple[str, int | None]]     # every legal move: the value it leaves
@@ -67,10 +67,14 @@ class SetPosition:
 
 
 def stage_of(position: SetPosition) -> str:
-    """`played stage/end stage`: opening (0-4 plies played), middle (5-14), late (15 on);
-    near (a win or loss in at most NEAR plies), far (more), draw."""
-    played = next(name for name, low, high in PLAYED_STAGES
-                  if position.played >= low and (high is None or position.played <= high))
+    """`how far in/how far from the end`: opening (0-4 plies played), middle (5-14), late (15
+    on), or for a position drawn from its class rather than reached by a game (played -1)
+    its blanks (`3 blanks`); near (a win or loss in at most NEAR plies), far (more), draw."""
+    if position.played < 0:
+        played = f"{position.position.count('.')} blanks"
+    else:
+        played = next(name for name, low, high in PLAYED_STAGES
+                      if position.played >= low and (high is None or position.played <= high))
     end = "draw" if position.value == "draw" else (
         "near" if position.plies is not None and position.plies <= NEAR else "far")
     return f"{played}/{end}"
