@@ -73,13 +73,13 @@ def test_the_tablebase_layers_import_only_below_or_beside_them():
 
 
 def test_only_the_generator_and_the_face_import_the_generator():
-    """(and the four-player builder, which keeps its journal and clock as the generator
-    does)"""
+    """(and the four-player builder and its checkpoints, which keep their journal, clock and
+    saved state as the generator does)"""
     importers = {path.relative_to(PACKAGE) for path in PACKAGE.rglob("*.py")
                  if path.parent.name != "generator"
                  and any("generator" in target for target in imported(PACKAGE, path))}
     assert importers <= {Path("tablebase/__init__.py"), Path("frontends/tablebase_commands.py"),
-                         Path("teams/tables/builder.py")}
+                         Path("teams/tables/builder.py"), Path("teams/tables/checkpoint.py")}
 
 
 def test_a_probe_loads_no_module_of_the_generator(tmp_path):

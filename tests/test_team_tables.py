@@ -21,6 +21,8 @@ from quixo_solver.teams.tables import _tier_index, _tier_retro, _tier_twin, buil
 from quixo_solver.teams.tables import stats as team_stats
 from quixo_solver.teams.tables import verify as team_verify
 from quixo_solver.teams.tables import plan as team_plan
+from quixo_solver.teams.tables import checkpoint as team_checkpoint
+from quixo_solver.tablebase.generator.checkpoint import BudgetSpent, CheckpointError
 
 from .test_index import image, squares, twin_orbit_index, twin_rank
 
@@ -417,3 +419,43 @@ def test_the_plan_counts_every_position_and_bounds_the_memory(capsys):
     assert set(payload["seconds_by_blanks"]) == {"0", "1"}
     assert main(["tablebase", "plan", "--players", "4", "--size", "5"]) == 2
     assert "no four-player build of 5x5" in capsys.readouterr().err
+
+
+def test_a_tier_stopped_at_its_deadline_resumes_to_the_same_files(tmp_path):
+    """Stopped after its first step (the deadline already passed), the tier saves its state;
+    solved again, it resumes from it and writes the files of a solve never stopped."""
+    import time as clock
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    for folder in (whole, stopped):
+        builder.build(folder, 3, max_blanks=0, threads=1)      # the inputs: the full board
+    tier = tiers.Tier(3, 4, 4)                                  # 8 cubes: 1 blank
+    builder.solve_in_folder(whole, tier, 1, checkpoint_seconds=None)
+    with pytest.raises(BudgetSpent):
+        builder.solve_in_folder(stopped, tier, 2, deadline=clock.monotonic())
+    assert team_checkpoint.path_of(stopped, tier).exists()
+    assert not (stopped / files.side_name(3, 4, 4)).exists()
+    builder.solve_in_folder(stopped, tier, 2, checkpoint_seconds=0)    # saves at every step
+    assert not team_checkpoint.path_of(stopped, tier).exists()
+    name = files.side_name(3, 4, 4)
+    assert (stopped / name).read_bytes() == (whole / name).read_bytes()
+    line = next(line for line in builder.read_journal(stopped) if line["team"] == 4
+                and line["other"] == 4)
+    assert line["resumed"] is True
+
+
+def test_a_checkpoint_of_other_inputs_is_set_aside(tmp_path):
+    builder.build(tmp_path, 3, max_blanks=0, threads=1)
+    tier = tiers.Tier(3, 4, 4)
+    path = team_checkpoint.path_of(tmp_path, tier)
+    with pytest.raises(BudgetSpent):
+        builder.solve_in_folder(tmp_path, tier, 1, deadline=0.0)
+    inputs = team_checkpoint.inputs_identity([files.read_header(tmp_path, 3, 5, 4)])
+    assert path.exists()
+    with pytest.raises(CheckpointError, match="other input"):
+        team_checkpoint.TierCheckpoints(path, tier, inputs).restore(
+            [_tier_retro.TierSide(3, 4, 4, np.zeros(_tier_index.side_entries(3, 4, 5),
+                                                    dtype=np.uint16))])
+    path.write_bytes(path.read_bytes()[:-9])            # damaged: solved from its start
+    with pytest.warns(UserWarning, match="from its start"):
+        builder.solve_in_folder(tmp_path, tier, 1)
+    assert files.is_intact(tmp_path, 3, 4, 4, check_data=True) and not path.exists()

@@ -138,7 +138,7 @@ def _build_team_tables(args: argparse.Namespace) -> None:
                   flush=True)
     report = builder.build(tablebase_folder(args), args.size, args.max_blanks,
                            threads=check_threads(args.jobs), stop_after=args.stop_after,
-                           progress=progress)
+                           progress=progress, checkpoint_seconds=args.checkpoint_every)
     if progress is not None:
         print(file=sys.stderr)
     payload = {"size": args.size, "players": 4, "directory": str(report.directory),
@@ -151,8 +151,8 @@ def _build_team_tables(args: argparse.Namespace) -> None:
              f"{report.directory}"]
     if report.left:
         lines.append(f"stopped after the time budget: {len(report.left)} tiers "
-                     f"({payload['entries_left']:,} entries) are left, from {report.left[0]}: "
-                     "run the same command again to go on")
+                     f"({payload['entries_left']:,} entries) are left, from {report.left[0]}, "
+                     "whose state is saved: run the same command again to go on")
     emit(args, payload, lines)
 
 

@@ -133,15 +133,33 @@ def save(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide], place:
          longest: int, inputs: list[list[int]], spent: Spent = Spent()) -> None:
     """Write the state atomically (a stop during the write leaves the previous checkpoint);
     `spent`: the solving time it holds, for the build's journal."""
-    arrays = _arrays(sides)
+    save_state(path, (unit.size, unit.mover_count, unit.opponent_count), _arrays(sides),
+               {"place": asdict(place), "longest": longest}, inputs, spent,
+               _retro.STATE_VERSION)
+
+
+def load(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide],
+         inputs: list[list[int]]) -> tuple[Place, int, Spent]:
+    """Read a checkpoint into the sides' arrays; (place, longest, the solving time it
+    holds). CheckpointError if it does not check out: the sides' arrays may then hold part of
+    it (solve afresh)."""
+    state, spent = load_state(path, (unit.size, unit.mover_count, unit.opponent_count),
+                              _arrays(sides), inputs, _retro.STATE_VERSION)
+    return Place(**state["place"]), int(state["longest"]), spent
+
+
+def save_state(path: Path, key: tuple[int, int, int], arrays: list[tuple[str, np.ndarray]],
+               state: dict[str, Any], inputs: list[list[int]], spent: Spent,
+               state_version: int) -> None:
+    """Write a solve's state atomically: its arrays, where it stands (`state`, JSON), the
+    inputs it was computed from, the kernels' state version and the solving time it holds;
+    `key` names what is solved (board size and two counts: a pair, a four-player tier)."""
     metadata = json.dumps({
-        "place": asdict(place), "longest": longest,
-        "seconds": round(spent.wall, 3), "cpu_seconds": round(spent.cpu, 3),
-        "state_version": _retro.STATE_VERSION,
+        **state, "seconds": round(spent.wall, 3), "cpu_seconds": round(spent.cpu, 3),
+        "state_version": state_version,
         "inputs": inputs, "arrays": [[name, int(array.size)] for name, array in arrays]},
         separators=(",", ":")).encode()
-    head = HEAD.pack(MAGIC, VERSION, unit.size, unit.mover_count, unit.opponent_count,
-                     len(metadata))
+    head = HEAD.pack(MAGIC, VERSION, *key, len(metadata))
     checksums: list[int] = []
 
     def pieces() -> Iterator[bytes | memoryview]:
@@ -156,12 +174,11 @@ def save(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide], place:
     write_atomically(path, pieces())
 
 
-def load(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide],
-         inputs: list[list[int]]) -> tuple[Place, int, Spent]:
-    """Read a checkpoint into the sides' arrays; (place, longest, the solving time it
-    holds). CheckpointError if it does not check out: the sides' arrays may then hold part of
-    it (solve afresh)."""
-    arrays = _arrays(sides)
+def load_state(path: Path, key: tuple[int, int, int], arrays: list[tuple[str, np.ndarray]],
+               inputs: list[list[int]], state_version: int) -> tuple[dict[str, Any], Spent]:
+    """Read a state written by save_state into `arrays` (of the lengths it records); (its
+    metadata, the solving time it holds). CheckpointError if it does not check out: the
+    arrays may then hold part of it."""
     try:
         handle = open(path, "rb")
     except OSError as error:
@@ -174,14 +191,14 @@ def load(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide],
         magic, version, board, a, b, length = HEAD.unpack(head)
         if magic != MAGIC or version != VERSION:
             raise CheckpointError(f"{path} is not a checkpoint of this version")
-        if (board, a, b) != (unit.size, unit.mover_count, unit.opponent_count):
+        if (board, a, b) != key:
             raise CheckpointError(f"{path} is the checkpoint of another pair")
         raw = handle.read(length + CRC.size)
         if len(raw) < length + CRC.size or \
                 zlib.crc32(head + raw[:length]) != CRC.unpack_from(raw, length)[0]:
             raise CheckpointError(f"{path} has a damaged header")
         metadata: dict[str, Any] = json.loads(raw[:length])
-        if metadata["state_version"] != _retro.STATE_VERSION:
+        if metadata["state_version"] != state_version:
             raise CheckpointError(f"{path} was written by other kernels")
         if metadata["inputs"] != inputs:
             raise CheckpointError(f"{path} was computed from other input tables")
@@ -204,7 +221,7 @@ def load(path: Path, unit: pairs.Unit, sides: Sequence[_retro.ClassSide],
         raise CheckpointError(f"{path} is damaged: its arrays do not match their checksums")
     # (the times: absent from the checkpoints of builds before the journal)
     spent = Spent(float(metadata.get("seconds", 0)), float(metadata.get("cpu_seconds", 0)))
-    return Place(**metadata["place"]), int(metadata["longest"]), spent
+    return metadata, spent
 
 
 class Checkpoints:

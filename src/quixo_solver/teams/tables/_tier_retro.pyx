@@ -447,3 +447,7 @@ def propagate(TierSide frontier_side, TierSide parent_side, int plies, int threa
 # The first n of propagate: `mark` did pass 1's work (the positions with 0 plies are those
 # the rules decide, whose parents it finds by playing their moves forward).
 FIRST_PASS = 2
+# The meaning of a tier's state between kernel calls (the working words, chunk_plies, the order
+# of the calls): a checkpoint (checkpoint.py) written by kernels of another state version is
+# not used. Raise it with any change to what a kernel leaves behind.
+STATE_VERSION = 1

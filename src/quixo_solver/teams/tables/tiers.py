@@ -10,8 +10,9 @@ tiers are ordered, and depend on one another, exactly as the two-player class pa
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -67,22 +68,41 @@ def tiers(size: int, max_blanks: int | None = None) -> list[Tier]:
 Progress = Callable[[Tier, int, int], None]     # (tier, n of the pass just done, most plies)
 
 
+class Checkpoints(Protocol):
+    """Where a solve saves its state (checkpoint.TierCheckpoints)."""
+
+    def restore(self, sides: Sequence[_tier_retro.TierSide]) -> tuple[int, int] | None: ...
+    def reached(self, sides: Sequence[_tier_retro.TierSide], plies: int,
+                longest: int) -> None: ...
+
+
 def solve_tier(tier: Tier, next_values: Mapping[Side, Values], threads: int = 0,
-               progress: Progress | None = None) -> dict[Side, Values]:
+               progress: Progress | None = None,
+               checkpoints: Checkpoints | None = None) -> dict[Side, Values]:
     """The value code of every entry of the tier's sides (_tier_index.pxd), for the team to
-    move, given the values of the sides it needs."""
+    move, given the values of the sides it needs. With `checkpoints`, the solve resumes from
+    the state they hold and tells them each step it reaches (they may save it, or stop the
+    solve)."""
     sides = [_tier_retro.TierSide(tier.size, t, u,
                                   next_values[(u, t + 1)] if tier.needs else None)
              for t, u in tier.sides]
     other = {0: sides[-1], len(sides) - 1: sides[0]}
-    longest = max(_tier_retro.mark(side, threads) for side in sides)
-    plies = _tier_retro.FIRST_PASS
+    restored = None if checkpoints is None else checkpoints.restore(sides)
+    if restored is None:
+        longest = max(_tier_retro.mark(side, threads) for side in sides)
+        plies = _tier_retro.FIRST_PASS
+        if checkpoints is not None and plies - 1 <= longest:
+            checkpoints.reached(sides, plies, longest)
+    else:
+        plies, longest = restored
     while plies - 1 <= longest:
         for i, side in enumerate(sides):
             longest = max(longest, _tier_retro.propagate(side, other[i], plies, threads))
         if progress is not None:
             progress(tier, plies, longest)
         plies += 1
+        if checkpoints is not None and plies - 1 <= longest:   # (not once the solve is done)
+            checkpoints.reached(sides, plies, longest)
     return {(side.index.team_count, side.index.other_count): side.take_values(threads)
             for side in sides}
 
