@@ -16,3 +16,13 @@
 cdef bint interrupted() noexcept nogil
 cdef int watch_interrupts() except -1
 cdef int stop_watching() except -1
+
+
+cdef inline unsigned long long chunk_stop(unsigned long long start, unsigned long long length,
+                                         unsigned long long total) noexcept nogil:
+    """Where a kernel's loop over the chunk [start, start + length) of `total` entries stops:
+    at its end (or the table's), or at its first entry once Ctrl-C was pressed (the caller
+    then raises KeyboardInterrupt through stop_watching, and nothing is kept)."""
+    if interrupted():
+        return start
+    return start + length if start + length < total else total

@@ -3,7 +3,8 @@
 tests/test_value_code.py checks that the two agree."""
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar, cast
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -21,6 +22,7 @@ EXTERNAL_NONE = 0           # nothing yet, 1 + plies of the longest win (below E
 EXTERNAL_LONG = 62          # a longer win (looked up), or
 EXTERNAL_DRAW = 63          # a draw
 WDL_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+Position = TypeVar("Position", bound=Hashable)
 
 
 def encode(wdl: int, plies: int | None) -> int:
@@ -45,3 +47,33 @@ def is_win(code: int) -> bool:
 
 def is_loss(code: int) -> bool:
     return code != 0 and code & 1 == 0
+
+
+def by_rounds(children: Mapping[Position, Sequence[Position]], code: dict[Position, int],
+              outside: Mapping[Position, int]) -> dict[Position, int]:
+    """The rule of SPEC "Plies" applied as written, for the twins of the generators: round n
+    gives "win in n" to every undecided position with a child lost in n - 1, and "loss in n"
+    to every undecided position whose children are all known wins, the longest in n - 1.
+    `code` holds the positions decided already (the rules' 0-ply ones), and is completed;
+    `children` are the other positions' children, whose codes come from `code` or, for
+    children outside the set solved, from `outside`. Rounds go on while they decide
+    something, and at least past the plies of the children outside (which may decide a
+    position in any round up to 1 + their longest). Positions never decided are draws."""
+    longest_outside = max((plies_of(c) or 0 for c in outside.values()), default=0)
+    plies = 0
+    while True:
+        plies += 1
+        decided = {}
+        for position, kids in children.items():
+            if position in code:
+                continue
+            codes = [code.get(kid, outside.get(kid)) for kid in kids]
+            if encode(LOSS, plies - 1) in codes:
+                decided[position] = encode(WIN, plies)
+            elif all(c is not None and is_win(c) for c in codes) and \
+                    max(plies_of(cast(int, c)) or 0 for c in codes) == plies - 1:
+                decided[position] = encode(LOSS, plies)
+        if not decided and plies > longest_outside:
+            break
+        code.update(decided)
+    return code

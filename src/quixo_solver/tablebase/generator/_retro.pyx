@@ -88,7 +88,7 @@ import numpy as np
 
 from ...rules._rules cimport (MAX_MOVES, Geometry, geometry_of, has_line, mask_t, near_line, play,
                        popcount, take_lowest_square, unslide)
-from ..._interrupt cimport interrupted, stop_watching, watch_interrupts
+from ..._interrupt cimport chunk_stop, stop_watching, watch_interrupts
 from ..._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
                           quixo_ctz32, quixo_prefetch_write)
 from ..format._value_code cimport (CODE_MASK, COUNT_MASK, DRAW_CODE, EXTERNAL_DRAW, EXTERNAL_LONG,
@@ -330,12 +330,8 @@ cdef inline Py_ssize_t chunk_count(uint64_t entries) noexcept nogil:
 
 
 cdef inline uint64_t chunk_end(Py_ssize_t chunk, uint64_t total) noexcept nogil:
-    """Where the loop over a chunk stops: after its last index, or at its first once Ctrl-C
-    was pressed (the caller then raises KeyboardInterrupt and nothing is kept)."""
-    cdef uint64_t start = chunk * CHUNK
-    if interrupted():
-        return start
-    return start + CHUNK if start + CHUNK < total else total
+    """Where the loop over a chunk stops (_interrupt.pxd's chunk_stop)."""
+    return chunk_stop(chunk * CHUNK, CHUNK, total)
 
 
 cdef inline void _note(uint16_t* chunk_plies, uint64_t index, int plies) noexcept nogil:

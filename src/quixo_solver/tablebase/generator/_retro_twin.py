@@ -7,8 +7,6 @@ obviously right: it is the rule of SPEC "Plies" applied as written.
 """
 from __future__ import annotations
 
-from typing import cast
-
 from ...rules import _rules_twin
 from .. import values
 
@@ -35,21 +33,5 @@ def solve_classes(size: int, fewest_cubes: int) -> dict[tuple[int, int], int]:
         else:
             children[position] = [_rules_twin.play_move(size, *position, source, target)
                                   for source, target in _rules_twin.legal_moves(size, *position)]
-    plies = 0
-    while True:
-        plies += 1
-        decided = {}
-        for position, kids in children.items():
-            if position in code:
-                continue
-            known = [code.get(kid) for kid in kids]
-            if values.encode(values.LOSS, plies - 1) in known:
-                decided[position] = values.encode(values.WIN, plies)
-            # (the casts: once all() holds, every k is the code of a won child, with plies)
-            elif all(k is not None and k & 1 for k in known) and \
-                    max(cast(int, values.plies_of(cast(int, k))) for k in known) == plies - 1:
-                decided[position] = values.encode(values.LOSS, plies)
-        if not decided:
-            break
-        code.update(decided)
+    values.by_rounds(children, code, {})
     return {position: code.get(position, 0) for position in positions}

@@ -40,7 +40,7 @@ from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
 
 import numpy as np
 
-from ..._interrupt cimport interrupted, stop_watching, watch_interrupts
+from ..._interrupt cimport chunk_stop, stop_watching, watch_interrupts
 from ..._portable cimport (quixo_atomic_load16, quixo_atomic_store16, quixo_compare_exchange16,
                           quixo_prefetch_write)
 from ...rules._rules cimport Geometry, geometry_of, mask_t, take_lowest_square, unslide
@@ -207,12 +207,8 @@ cdef inline uint16_t _mark_entry(const Geometry* g, const TierIndex* x,
 
 
 cdef inline uint64_t _chunk_end(Py_ssize_t chunk, uint64_t total) noexcept nogil:
-    """Where the loop over a chunk stops: after its last entry, or at its first once Ctrl-C
-    was pressed (the caller then raises KeyboardInterrupt and nothing is kept)."""
-    cdef uint64_t start = chunk * CHUNK
-    if interrupted():
-        return start
-    return start + CHUNK if start + CHUNK < total else total
+    """Where the loop over a chunk stops (_interrupt.pxd's chunk_stop)."""
+    return chunk_stop(chunk * CHUNK, CHUNK, total)
 
 
 cdef inline void _record(int32_t* longest, int plies) noexcept nogil:

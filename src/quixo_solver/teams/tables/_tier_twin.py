@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import combinations, product
-from typing import cast
 
 from ...tablebase import values
 from .. import _team_rules_twin as rules
@@ -54,23 +53,5 @@ def solve_tier(size: int, team_count: int, other_count: int,
             for kid in kids:
                 if bin(kid[0] | kid[1] | kid[2] | kid[3]).count("1") > cubes:
                     known[kid] = next_value(kid)
-    # rounds go on while they decide something, and at least past the plies of the children
-    # outside the tier, which may decide a position in any round up to 1 + their longest
-    longest_outside = max((values.plies_of(c) or 0 for c in known.values()), default=0)
-    plies = 0
-    while True:
-        plies += 1
-        decided = {}
-        for position, kids in children.items():
-            if position in code:
-                continue
-            codes = [code.get(kid, known.get(kid)) for kid in kids]
-            if values.encode(values.LOSS, plies - 1) in codes:
-                decided[position] = values.encode(values.WIN, plies)
-            elif all(c is not None and values.is_win(c) for c in codes) and \
-                    max(values.plies_of(cast(int, c)) or 0 for c in codes) == plies - 1:
-                decided[position] = values.encode(values.LOSS, plies)
-        if not decided and plies > longest_outside:
-            break
-        code.update(decided)
+    values.by_rounds(children, code, known)
     return {position: code.get(position, values.encode(values.DRAW, None)) for position in positions}
