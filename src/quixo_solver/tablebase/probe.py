@@ -31,6 +31,28 @@ T = TypeVar("T")
 TablebaseT = TypeVar("TablebaseT", bound="BaseTablebase")
 
 
+# The 5x5 classes of the opening that ship with the package (SPEC "Tables in the install"):
+# ordinary table files in its folder tablebase/opening/, read wherever the folder given lacks
+# their class, and checked like any other table.
+SHIPPED_FOLDER = Path(__file__).with_name("opening")
+
+
+def shipped_folder() -> Path | None:
+    """The folder of the tables that ship with the package, None in an install without it."""
+    return SHIPPED_FOLDER if SHIPPED_FOLDER.is_dir() else None
+
+
+def table_path(directory: Path, size: int, mover_count: int, opponent_count: int,
+               shipped: Path | None) -> Path | None:
+    """Where a class's table is read from: the folder given, else the shipped tables; None
+    where neither holds it."""
+    name = files.table_name(size, mover_count, opponent_count)
+    for folder in (directory, shipped):
+        if folder is not None and (folder / name).exists():
+            return folder / name
+    return None
+
+
 def default_directory() -> Path:
     """$QUIXO_TABLEBASE_DIR, else the user's cache folder."""
     configured = os.environ.get("QUIXO_TABLEBASE_DIR")
@@ -213,8 +235,11 @@ class Tablebase(BaseTablebase):
     cache of decoded segments serves one thread at a time (a lock per table): threads that
     probe different tables decode side by side."""
 
-    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, directory: str | os.PathLike[str] | None = None, *,
+                 shipped: bool = True) -> None:
         self.directory = files.folder_path(directory) if directory else default_directory()
+        # the tables that ship with the package, read where the folder lacks a class
+        self.shipped = shipped_folder() if shipped else None
         self._tables: dict[tuple[int, int, int], tuple[CompressedTable, threading.Lock]] = {}
         self._lock = threading.Lock()       # the dict of open tables
 
@@ -223,7 +248,10 @@ class Tablebase(BaseTablebase):
             self._tables.clear()
 
     def path(self, size: int, mover_count: int, opponent_count: int) -> Path:
-        return self.directory / files.table_name(size, mover_count, opponent_count)
+        """Where the class's table is read from (the folder's, else the shipped one); the
+        folder's own path where neither holds it."""
+        return table_path(self.directory, size, mover_count, opponent_count, self.shipped) or \
+            self.directory / files.table_name(size, mover_count, opponent_count)
 
     def has_table(self, size: int, mover_count: int, opponent_count: int) -> bool:
         return self.path(size, mover_count, opponent_count).exists()
@@ -246,7 +274,14 @@ class Tablebase(BaseTablebase):
                     raise MissingTableError(
                         f"no table for class ({mover_count}, {opponent_count}) of the "
                         f"{size}x{size} board in {self.directory}")
-                self._tables[key] = (files.open_table(path, key), threading.Lock())
+                try:
+                    self._tables[key] = (files.open_table(path, key), threading.Lock())
+                except CorruptTableError as error:
+                    if self.shipped is None or path.parent != self.shipped:
+                        raise
+                    raise CorruptTableError(f"{error} (a table shipped with the package: the "
+                                            "install is damaged; reinstall quixo-solver)"
+                                            ) from None
             return self._tables[key]
 
     def code(self, board: Board) -> int:

@@ -8,6 +8,7 @@ from ..rules.geometry import check_size
 from .format import files
 from . import pairs
 from .errors import MissingTableError
+from .probe import shipped_folder, table_path
 
 
 def class_counts(directory: str | os.PathLike[str], size: int) -> list[dict[str, int]]:
@@ -24,14 +25,19 @@ def writers(classes: list[tuple[dict[str, int], str | None]]) -> list[str]:
 def built_headers(directory: str | os.PathLike[str],
                   size: int) -> list[tuple[tuple[int, int], Path, files.TableHeader]]:
     """((mover, opponent), path, checked header) of each built class of ``size``, in build
-    order (none: an empty list)."""
-    directory = files.folder_to_read(directory)
+    order, read from the folder or, where it lacks a class, the tables shipped with the
+    package (none: an empty list)."""
+    shipped = shipped_folder()
+    if shipped is not None and not files.folder_path(directory).exists():
+        directory = files.folder_path(directory)      # (none yet: the shipped tables alone)
+    else:
+        directory = files.folder_to_read(directory)
     size = check_size(size)
     result = []
     for unit in pairs.units(size):
         for a, b in unit.classes:
-            path = directory / files.table_name(size, a, b)
-            if path.exists():
+            path = table_path(directory, size, a, b, shipped)
+            if path is not None:
                 result.append(((a, b), path, files.read_header(path, (size, a, b))))
     return result
 
