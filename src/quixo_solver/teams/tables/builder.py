@@ -33,7 +33,8 @@ class TeamBuildReport:
     size: int
     solved: list[Tier] = field(default_factory=list)
     skipped: list[Tier] = field(default_factory=list)   # built before
-    left: list[Tier] = field(default_factory=list)      # not begun: the time was spent
+    left: list[Tier] = field(default_factory=list)      # not done: the time was spent (the
+                                                        # first may have its state saved)
     seconds: float = 0.0
 
     @property
