@@ -1,12 +1,14 @@
 """One generic test that every board variant passes (as OpenSpiel runs one basic test over
 every game), on the compiled kernels and on the pure-Python twins (the `rules` fixture)."""
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quixo_solver import BaseBoard, Board, PositionError, parse_board, perft
+from quixo_solver.errors import QuixoError
 from quixo_solver.teams import TeamBoard
 from quixo_solver.teams import notation as team_notation
 from quixo_solver.teams.solve import TeamSolver
@@ -104,7 +106,9 @@ def test_the_variants_name_their_board_solver_and_players():
     assert isinstance(find_variant(4).new_solver(1), TeamSolver)
     with pytest.raises(VariantError, match="2 or 4 players, not 3"):
         find_variant(3)
-    with pytest.raises(VariantError, match="no tablebase files"):
-        find_variant(4).new_solver(1, tablebase="tables")
+    # the four-player solver reads the four-player tables of the folder it is given
+    assert find_variant(4).new_solver(1, tablebase="tables").tables.directory == Path("tables")
+    with pytest.raises(QuixoError, match="must be a folder"):
+        find_variant(4).new_solver(1, tablebase=42)
     with pytest.raises(PositionError):
         variant_of("a board")
