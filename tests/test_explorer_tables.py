@@ -145,3 +145,30 @@ def test_a_folder_manifest_is_reused_for_the_files_not_newer(small_tables, tmp_p
     os.utime(tmp_path / SMALL, ns=(stamp + 10**9, stamp + 10**9))
     second = manifest.parse_manifest(folder.manifest_bytes())
     assert second.files == true.files
+
+
+def test_the_shipped_tables_are_listed_and_served_where_the_folder_lacks_them(small_tables,
+                                                                              tmp_path):
+    """SPEC "Tables in the install": the server lists and serves the shipped classes too; a
+    class in both is the folder's (here damaged: neither listed nor served); with no folder
+    at all, the shipped tables alone."""
+    from explorer.tables import TableFolder
+
+    names = [path.name for path, _ in manifest.table_files(small_tables)]
+    shipped, mine = tmp_path / "shipped", tmp_path / "mine"
+    shipped.mkdir()
+    mine.mkdir()
+    for number, name in enumerate(names):
+        shutil.copy(small_tables / name, (shipped if number % 2 else mine) / name)
+    both = names[1]                                   # shipped, and a damaged copy of mine
+    (mine / both).write_bytes(b"XX" + (shipped / both).read_bytes()[2:])
+    folder = TableFolder(mine, shipped)
+    listed = manifest.parse_manifest(folder.manifest_bytes())
+    assert [entry.name for entry in listed.files] == sorted(set(names) - {both})
+    assert folder.path_of(names[2]) == mine / names[2] and folder.is_table(names[2])
+    assert folder.path_of(names[3]) == shipped / names[3] and folder.is_table(names[3])
+    assert folder.path_of(both) == mine / both and not folder.is_table(both)
+    assert folder.path_of("quixo5x5-00-00.qtb") is None
+    alone = TableFolder(tmp_path / "none", shipped)
+    assert [entry.name for entry in manifest.parse_manifest(alone.manifest_bytes()).files] == \
+        sorted(path.name for path in shipped.iterdir())

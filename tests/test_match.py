@@ -22,7 +22,7 @@ from quixo_solver.teams import TeamBoard
 
 DEPTH_2 = EngineSetting(depth=2, hash=4, tables=False)
 DEPTH_1 = EngineSetting(depth=1, hash=4, tables=False)
-TEAM_DEPTH_1 = EngineSetting(depth=1, hash=4)     # four players: no tables to turn off
+TEAM_DEPTH_1 = EngineSetting(depth=1, hash=4)     # four-player 3x3: no tables to turn off
 
 
 def without_timing(record):
@@ -103,7 +103,7 @@ def test_bad_engine_settings_name_the_problem(text, error, fragment):
     ({"size": 6}, "size"),
     ({"opening_plies": 41}, "opening plies"),
     ({"opening_plies": 4, "max_plies": 4}, "more than the opening's 4 plies"),
-    ({"players": 4, "engine_b": DEPTH_1}, "tables=off applies to games with tablebases"),
+    ({"players": 4, "size": 3, "engine_b": DEPTH_1}, "tables=off applies to games with tables"),
 ])
 def test_bad_match_settings_name_the_problem(kwargs, fragment):
     arguments = {"engine_a": EngineSetting(depth=1), "engine_b": EngineSetting(depth=1),

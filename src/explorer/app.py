@@ -196,7 +196,8 @@ class Explorer:
         self.settings = settings
         self.state = state or SharedState.of(settings)
         self.tablebase = self.state.tablebase or Tablebase(settings.directory)
-        self.table_folder = TableFolder(settings.directory)   # /tables/ and /api/v1/tables
+        self.table_folder = TableFolder(settings.directory,   # /tables/ and /api/v1/tables
+                                        getattr(self.tablebase, "shipped", None))
         self.tables = ServedTables(self.table_folder)
         self.limiter = self.state.limiter
         self.tables_checked = threading.Event()     # --check-tables: set when done

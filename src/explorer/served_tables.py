@@ -8,9 +8,9 @@ changed since it was written, so a big folder written with its manifest is liste
 (without it, the first listing hashes every file: minutes on the whole 5x5 game). The listing
 is kept until the folder changes (a table added while the server runs).
 
-`check_all_tables` reads every block of every table once and checks it against its checksum,
-on a thread while the server serves: a damaged table is reported at once rather than when a
-user first meets it, and every probe after it is as fast as on a table in use for hours (the
+`check_all_tables` reads every block of every table once (the shipped ones too) and checks it
+against its checksum, on a thread while the server serves: a damaged table is reported at once
+rather than when a user first meets it, and every probe after it is as fast as on a table in use for hours (the
 first probe of a block otherwise checks it first, and maps its pages: measured with
 benchmarks/explorer/tablebase_service_load.py, most of a fresh server's time on random positions).
 """
@@ -66,12 +66,17 @@ def check_all_tables(tablebase: Tablebase, stop: threading.Event,
     after, share it)."""
     started = time.perf_counter()
     checked = damaged = 0
-    try:
-        found = [(path.stat().st_size, table_class)
-                 for path, table_class in manifest.table_files(tablebase.directory)]
-    except (TablebaseError, OSError) as error:
-        found = []
-        log.error("no tables: %s", error)
+    found = []
+    for folder in (tablebase.directory, tablebase.shipped):   # (a class in both: the folder's)
+        if folder is None or (folder == tablebase.shipped and not folder.is_dir()):
+            continue
+        try:
+            found += [(path.stat().st_size, table_class)
+                      for path, table_class in manifest.table_files(folder)
+                      if tablebase.path(*table_class) == path]
+        except (TablebaseError, OSError) as error:
+            if tablebase.shipped is None:
+                log.error("no tables: %s", error)
     for length, table_class in sorted(found):
         if stop.is_set():
             return

@@ -13,6 +13,8 @@
   the folder, and only if the file's header checks out: nothing else of the machine can be
   asked for. (A link in the folder is followed: a folder of links to the tables of another
   folder is a mirror too.)
+- The tables shipped with the package (SPEC "Tables in the install") are served and listed
+  as well, for the classes the folder lacks: a class in both is the folder's.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from quixo_solver.tablebase.web import manifest
 from quixo_solver.tablebase.web.manifest import ManifestEntry
 from solverkit.commandline import error_line
 from solverkit.messages import cut
+from solverkit.version import __version__
 
 log = logging.getLogger("explorer")
 FileKey = tuple[int, int, int, int, int]  # size, modified, changed (ns), inode, device
@@ -47,9 +50,10 @@ def file_key(path: Path) -> FileKey | None:
 class TableFolder:
     """The manifest and the files of one tables folder, for the routes under `/tables/`."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, shipped: Path | None = None) -> None:
         self.directory = Path(directory)
-        self.hashed: dict[str, tuple[FileKey, ManifestEntry]] = {}
+        self.shipped = shipped
+        self.hashed: dict[str, tuple[FileKey, ManifestEntry]] = {}      # by path
         self.reported: set[tuple[str, FileKey | None]] = set()
         self.lock = threading.Lock()
         self.seeded = False
@@ -74,10 +78,10 @@ class TableFolder:
         for entry in written.files:
             key = file_key(self.directory / entry.name)
             if key is not None and key[0] == entry.bytes and max(key[1], key[2]) <= stamp[1]:
-                self.hashed[entry.name] = (key, entry)
+                self.hashed[str(self.directory / entry.name)] = (key, entry)
 
     def known(self, path: Path) -> ManifestEntry | None:
-        found = self.hashed.get(path.name)
+        found = self.hashed.get(str(path))
         return found[1] if found is not None and found[0] == file_key(path) else None
 
     def damaged(self, path: Path, error: TablebaseError) -> None:
@@ -87,19 +91,27 @@ class TableFolder:
             log.warning("tables: %s is left out of the manifest: %s", path.name, error)
 
     def manifest_bytes(self) -> bytes:
-        """The folder's manifest now (see the module); TablebaseError if there is no folder."""
+        """The manifest of the folder and the shipped tables now (see the module);
+        TablebaseError if there is no folder and nothing is shipped."""
         with self.lock:
             if not self.seeded:
                 self.seed()
             keys = {}
-            current = manifest.folder_manifest(self.directory, jobs=1, known=self.known,
-                                               damaged=self.damaged)
-            for entry in current.files:
-                key = file_key(self.directory / entry.name)
-                if key is not None:
-                    keys[entry.name] = (key, entry)
+            entries: dict[str, ManifestEntry] = {}
+            folders = [self.shipped] if self.shipped is not None and self.shipped.is_dir() else []
+            if self.directory.is_dir() or not folders:  # (no folder, nothing shipped: its error)
+                folders.append(self.directory)           # the folder's own last: it wins
+            for folder in folders:
+                current = manifest.folder_manifest(folder, jobs=1, known=self.known,
+                                                   damaged=self.damaged)
+                for entry in current.files:
+                    key = file_key(folder / entry.name)
+                    if key is not None and self.path_of(entry.name) == folder / entry.name:
+                        keys[str(folder / entry.name)] = (key, entry)
+                        entries[entry.name] = entry
             self.hashed = keys
-            return current.to_bytes()
+            return manifest.Manifest(__version__, tuple(
+                entries[name] for name in sorted(entries))).to_bytes()
 
     async def manifest_response(self, request: Request) -> Response:
         try:
@@ -113,8 +125,8 @@ class TableFolder:
         """Whether `name` is a table file of the folder whose header checks out (a link the
         server's keeper put in the folder is followed: what it names must be a table)."""
         table_class = manifest.class_of_name(name)
-        path = self.directory / name
-        if table_class is None or not os.path.isfile(path):
+        path = self.path_of(name)
+        if table_class is None or path is None:
             return False
         try:
             manifest.header_counts(path, table_class)
@@ -122,10 +134,19 @@ class TableFolder:
             return False
         return True
 
+    def path_of(self, name: str) -> Path | None:
+        """The file of a name: the folder's, else the shipped one (None: neither has it)."""
+        for folder in (self.directory, self.shipped):
+            if folder is not None and os.path.isfile(folder / name):
+                return folder / name
+        return None
+
     async def file_response(self, request: Request) -> Response:
         name = request.path_params["name"]
         if not await run_in_threadpool(self.is_table, name):
             return JSONResponse({"error": f"no table file {cut(name)!r} here (the files are "
                                           "listed in /tables/MANIFEST.json)"}, 404)
-        return FileResponse(self.directory / name, media_type="application/octet-stream",
+        path = self.path_of(name)
+        assert path is not None                     # (is_table found it)
+        return FileResponse(path, media_type="application/octet-stream",
                             headers={"Cache-Control": "no-cache"})

@@ -6,7 +6,11 @@
     python benchmarks/quixo/sets/make_sets.py --dir TABLES --size 5 --blanks 0,1,2,3,4 \
         --per-stage 50 --seed 1 --out src/quixo_solver/tournament/sets/quixo-5x5-endgame.json
 
-The sampling rule (written into the set), without --blanks: random games from the empty board, each move drawn
+    python benchmarks/quixo/sets/make_sets.py --dir TEAM-TABLES --players 4 --size 4 \
+        --per-stage 100 --seed 1 --out src/quixo_solver/tournament/sets/quixo-4x4-teams.json
+
+The sampling rule (written into the set), without --blanks: random games from the empty
+board (of --players players: 4 is the team game, answered by its four-player tables), each move drawn
 uniformly from the legal moves (numpy's default generator, seeded); every position a game
 reaches that is not over is a candidate, in the order met; a candidate is kept if it is not
 in the set yet and its stage (tournament/position_sets.stage_of: plies played, plies to the
@@ -23,8 +27,9 @@ import sys
 import numpy as np
 
 from quixo_solver.rules.board import Board
-from quixo_solver.search.solver import Solver
+from quixo_solver.search import BaseSolver
 from quixo_solver.tablebase import Tablebase, sample
+from quixo_solver.variants import find_variant
 from quixo_solver.tournament.position_sets import (PLAYED_STAGES, PositionSet, SetPosition,
                                                    answered, stage_of, stages_of)
 
@@ -35,6 +40,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", required=True, help="a folder with the board's tables")
     parser.add_argument("--size", type=int, default=4)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--per-stage", type=int, default=100)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
@@ -43,9 +49,12 @@ def main() -> int:
                         "classes instead of reached by random games")
     parser.add_argument("--draws", type=int, default=20_000)
     args = parser.parse_args()
-    solver = Solver(tablebase=Tablebase(args.dir))
+    variant = find_variant(args.players)
     if args.blanks is not None:
-        return drawn_from_classes(args, solver)
+        if args.players != 2:
+            parser.error("--blanks draws from two-player classes only")
+        return drawn_from_classes(args, variant.new_solver(tablebase=Tablebase(args.dir)))
+    solver = variant.new_solver(tablebase=args.dir)
     rng = np.random.default_rng(args.seed)
     wanted = {f"{played}/{end}" for played, _, _ in PLAYED_STAGES for end in END_STAGES}
     kept: dict[str, list] = {stage: [] for stage in wanted}
@@ -53,7 +62,7 @@ def main() -> int:
     games = 0
     while games < args.games and any(len(rows) < args.per_stage for rows in kept.values()):
         games += 1
-        board = Board(size=args.size)
+        board = variant.start(args.size)
         played = 0
         while not board.is_game_over() and played < 200:
             text = str(board)
@@ -75,15 +84,16 @@ def main() -> int:
             "0-4, middle 5-14, late 15 on; plies to the end: near <= 5, far, draw) holds fewer "
             f"than {args.per_stage}; until every stage is full or {args.games} games "
             f"(here {games} games were played)")
-    found = PositionSet(f"quixo-{args.size}x{args.size}", args.size, 2, args.seed, rule,
-                        " ".join(sys.argv), positions)
+    name = f"quixo-{args.size}x{args.size}" + ("-teams" if args.players == 4 else "")
+    found = PositionSet(name, args.size, args.players, args.seed, rule, " ".join(sys.argv),
+                        positions)
     found.save(args.out)
     print(f"{len(positions)} positions from {games} games: {stages_of(positions)}; stages "
           f"not full: {sorted(s for s, rows in kept.items() if len(rows) < args.per_stage)}")
     return 0
 
 
-def drawn_from_classes(args: argparse.Namespace, solver: Solver) -> int:
+def drawn_from_classes(args: argparse.Namespace, solver: BaseSolver) -> int:
     counts = [int(b) for b in args.blanks.split(",")]
     kept: dict[str, list] = {}
     for blanks in counts:

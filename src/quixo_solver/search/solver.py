@@ -97,14 +97,21 @@ class Solver(BaseSolver[Board]):
 
     def tablebase_result(self, board: Board, line: int | None = None) -> SearchResult:
         """The tables' answer with the first `line` moves of the line to the end (None: all,
-        a probe per legal move per ply); MissingTableError when the position's class is not
-        built (or the solver has no tablebase)."""
+        a probe per legal move per ply; the line stops where the tables do); MissingTableError
+        when the position's class is not built (or the solver has no tablebase), or when a
+        line is asked for and every best move leads into a class that is not (the edge of
+        the shipped opening: a search then finds the move)."""
         if self.tablebase is None:
             return super().tablebase_result(board, line)
         result = self.tablebase.probe(board)
-        first = trap_move(self.tablebase, board) if self.traps and line != 0 else None
+        try:
+            first = trap_move(self.tablebase, board) if self.traps and line != 0 else None
+        except MissingTableError:          # a move leaves the tables (the shipped opening's
+            first = None                   # edge): no traps, the best move the tables reach
         if first is None:
             played = self.tablebase.best_line(board, line)
+            if not played and line != 0 and not board.status():
+                raise MissingTableError(f"every best move of {board} leaves the tables")
         else:                       # the trap-setting move, then the line of best play on
             child = board.copy(stack=False)
             child.push(first)

@@ -171,12 +171,18 @@ class BaseTablebase:
         except MissingTableError:
             return default
 
-    def children(self, size: int, mover: int, opponent: int) -> list[Child]:
+    def children(self, size: int, mover: int, opponent: int, *,
+                 reachable: bool = False) -> list[Child]:
         """Every legal move of a position (in the order of the legal moves) with the position
         it leads to and that position's value code (for the player to move there); a move
         that ends the game gets the code of its finished game, unprobed. One `codes_of` call,
-        each position once (a quarter of the moves, on average, lead where another does)."""
+        each position once (a quarter of the moves, on average, lead where another does).
+        MissingTableError if a class a move reaches is not built; with `reachable`, the moves
+        into such a class are left out instead (the edge of the tables shipped)."""
         children = rules.children(size, mover, opponent)
+        if reachable:
+            children = [child for child in children if child[4] or self.has_table(
+                size, child[2].bit_count(), child[3].bit_count())]
         probed = list(dict.fromkeys((child_mover, child_opponent) for _, _, child_mover,
                                     child_opponent, status in children if not status))
         codes = dict(zip(probed, self.codes_of(size, probed))) if probed else {}
@@ -204,19 +210,28 @@ class BaseTablebase:
         """The line of best play from an unfinished or finished position: the first `moves`
         of it (None: all), each the first best move in the order of `probe_moves`. A won or
         lost position's line ends the game; a drawn one's is its first move alone, or with
-        `through_draws` goes on until a position comes back (or `moves` are played)."""
+        `through_draws` goes on until a position comes back (or `moves` are played). Where
+        a move leads into a class that is not built (beyond the tables shipped), the first
+        best move among those the tables reach is taken, and the line ends where none is."""
         check_board(board, Board)
         size, mover, opponent = board.size, board.mover_cubes, board.opponent_cubes
-        code = self.code(board)
         line: list[Move] = []
+        if moves == 0 or rules.position_status(size, mover, opponent):
+            return line                     # (nothing to probe: its class may be unbuilt)
+        code = self.code(board)
         seen = {(mover, opponent)}
         while (moves is None or len(line) < moves) and not rules.position_status(
                 size, mover, opponent):
             if code == DRAW_CODE and line and not through_draws:
                 break
             wanted = _best_child_code(code)
-            best = next((child for child in self.children(size, mover, opponent)
-                         if child.code == wanted), None)
+            try:
+                children, whole = self.children(size, mover, opponent), True
+            except MissingTableError:
+                children, whole = self.children(size, mover, opponent, reachable=True), False
+            best = next((child for child in children if child.code == wanted), None)
+            if best is None and not whole:
+                break                               # its best moves leave the tables
             if best is None:
                 raise CorruptTableError(
                     f"the tables disagree: no move of {format_position(size, mover, opponent, 'X')} "

@@ -35,6 +35,7 @@ from .players import Player, build_solver
 from .settings import EngineSetting, MatchSettings
 from .settings import read_positions as position_lines
 from ..errors import QuixoError
+from ..rules.baseboard import BaseBoard
 from ..rules.board import Board
 from ..tablebase import MissingTableError, ProbeResult, Tablebase
 from ..tablebase import values
@@ -255,18 +256,18 @@ class PositionPlayer:
         self.setting = setting
         self.tables = tables
         self.label = label
-        self._players: dict[int, Player] = {}
+        self._players: dict[tuple[int, int], Player] = {}
         if setting.external:
-            program = self._player(0)
+            program = self._player(5, 2)
             try:
                 program.start()
             except EngineFailure as failure:
                 program.close()
                 raise JudgeError(str(failure)) from None
 
-    def move(self, board: Board) -> str:
+    def move(self, board: BaseBoard) -> str:
         """The move's text (unchecked); EngineFailure if a program fails."""
-        player = self._player(board.size)
+        player = self._player(board.size, board.players)
         if isinstance(player, ExternalEngine):
             player.new_game()
             clocks = GameClock({})
@@ -276,13 +277,12 @@ class PositionPlayer:
                               nodes=self.setting.nodes)
         return str(result.best_move)
 
-    def _player(self, size: int) -> Player:
-        if self.setting.external:
-            size = 0             # one program plays every size
-        if size not in self._players:
-            settings = MatchSettings(self.setting, self.setting, size=size or 5)
-            self._players[size] = build_solver(self.setting, settings, self.tables, self.label)
-        return self._players[size]
+    def _player(self, size: int, players: int) -> Player:
+        key = (0, 0) if self.setting.external else (size, players)  # one program plays all
+        if key not in self._players:   # (a program's settings only name it)
+            settings = MatchSettings(self.setting, self.setting, size=size, players=players)
+            self._players[key] = build_solver(self.setting, settings, self.tables, self.label)
+        return self._players[key]
 
     def close(self) -> None:
         for player in self._players.values():

@@ -23,7 +23,7 @@ def build_solver(setting: EngineSetting, settings: MatchSettings,
     if setting.cmd is not None:
         return ExternalEngine(setting, f"engine {label} ({describe_command(setting.cmd)})")
     variant = settings.variant
-    use_tables = variant.uses_tablebases and setting.tables
+    use_tables = variant.reads_tables and setting.tables
     solver = variant.new_solver(setting.hash, Tablebase(tables) if use_tables else None,
                                 setting.weights, traps=setting.traps)
     solver.prepare(settings.size)

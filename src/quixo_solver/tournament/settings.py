@@ -256,9 +256,10 @@ class MatchSettings:
             raise MatchError(f"at most {MAX_OPENINGS} openings, not {len(self.openings)}")
         object.__setattr__(self, "openings", tuple(
             _opening_position(variant, self.size, text) for text in self.openings))
-        if not variant.uses_tablebases and any(not e.tables for e in self.engines.values()):
-            raise MatchError(f"tables=off applies to games with tablebases: the {variant.name} "
-                             "search has none (3x3 is always answered by its solution)")
+        if (not variant.uses_tablebases and self.size == 3
+                and any(not e.tables for e in self.engines.values())):
+            raise MatchError(f"tables=off applies to games with tables: the {variant.name} "
+                             "3x3 game is always answered by its solution")
         if not 0 <= self.opening_plies <= MAX_OPENING_PLIES:
             raise MatchError(f"the opening plies must be 0 .. {MAX_OPENING_PLIES}, not "
                              f"{self.opening_plies}")
