@@ -22,7 +22,7 @@ from quixo_solver.teams import TeamBoard
 
 DEPTH_2 = EngineSetting(depth=2, hash=4, tables=False)
 DEPTH_1 = EngineSetting(depth=1, hash=4, tables=False)
-TEAM_DEPTH_1 = EngineSetting(depth=1, hash=4)     # four-player 3x3: no tables to turn off
+TEAM_DEPTH_1 = EngineSetting(depth=1, hash=4)     # four players: tables on (3x3 must)
 
 
 def without_timing(record):

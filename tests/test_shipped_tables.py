@@ -63,8 +63,8 @@ def test_stats_count_the_shipped_classes(shipped, tmp_path):
         (a, b) for a in range(10) for b in (9 - a, 8 - a) if b >= 0}
 
 
-def one_blank_positions(size=3):
-    """Every unfinished 3x3 position with one blank, X to move (from the raw positions)."""
+def one_blank_positions():
+    """Every unfinished 3x3 position with one blank, X to move."""
     import itertools
     found = []
     for cells in itertools.product("XO", repeat=8):
@@ -78,10 +78,11 @@ def one_blank_positions(size=3):
 
 def test_at_the_edge_of_the_shipped_tables_the_line_stops_and_its_moves_stay_best(
         tables, tmp_path, monkeypatch):
-    """Only the classes of one blank shipped: a move that takes the blank leaves them. The
-    line of best play takes the first best move the tables reach and stops where none is;
-    every move it gives is best by the whole tables; a solver asked for a move gets one or is
-    told to search (MissingTableError), never a worse move."""
+    """Only the classes of one blank shipped: a move that takes the blank (and does not end
+    the game) leaves them. The line of best play takes the first best move the tables reach
+    and stops where none is: every move of it is best by the whole tables. A solver gives the
+    tables' value there, with no move where the line is empty, and `solve` then searches for
+    one."""
     from quixo_solver.search.solver import Solver
 
     edge = tmp_path / "edge"
@@ -91,25 +92,54 @@ def test_at_the_edge_of_the_shipped_tables_the_line_stops_and_its_moves_stay_bes
     monkeypatch.setattr(probe, "SHIPPED_FOLDER", edge)
     (tmp_path / "mine").mkdir()
     whole = Tablebase(tables, shipped=False)
-    stopped = moved = refused = 0
+    stopped = through_the_edge = 0
     with Tablebase(tmp_path / "mine") as shipped_only:
         solver = Solver(tablebase=shipped_only)
-        for board in one_blank_positions()[::7]:
+        for board in one_blank_positions()[::5]:
             assert shipped_only.probe(board) == whole.probe(board)
-            line = shipped_only.best_line(board, 1)
-            if not line:
-                stopped += 1
-            else:
-                best = whole.probe_moves(board)[0][1]
-                assert dict(whole.probe_moves(board))[line[0]] == best
-            try:
-                result = solver.tablebase_result(board, line=1)
-            except MissingTableError:
-                refused += 1
-                continue
-            moved += 1
-            assert dict(whole.probe_moves(board))[result.best_move] == \
-                whole.probe_moves(board)[0][1]
+            line = shipped_only.best_line(board)
+            child = board.copy(stack=False)
+            for move in line:                       # each move best by the whole tables
+                assert dict(whole.probe_moves(child))[move] == whole.probe_moves(child)[0][1]
+                try:
+                    shipped_only.children(3, child.mover_cubes, child.opponent_cubes)
+                except MissingTableError:
+                    through_the_edge += 1           # a move found beside moves that leave
+                child.push(move)
+            result = solver.tablebase_result(board, line=1)
             assert (result.value, result.plies) == (whole.probe(board).value,
                                                     whole.probe(board).plies)
-    assert stopped == refused and stopped > 0 and moved > 0
+            if not line:
+                stopped += 1
+                assert result.best_move is None and result.principal_variation == []
+                searched = solver.solve(board, depth=2)
+                assert searched.best_move in list(board.legal_moves)
+            else:
+                assert dict(whole.probe_moves(board))[result.best_move] == \
+                    whole.probe_moves(board)[0][1]
+    assert stopped > 0 and through_the_edge > 0
+
+
+@pytest.mark.parametrize("position, reached", [(".OXX/XX.X/.XO./.OOO X", 1),
+                                               ("XXO./O.OX/.OOO/..XX X", 2)])
+def test_a_won_line_stops_where_the_shipped_tables_end(tables, tmp_path, monkeypatch,
+                                                       position, reached):
+    """The 4x4 classes of 4 and 5 blanks shipped alone: a won line goes through them by best
+    moves and stops short of the win, where no best move stays in them."""
+    edge = tmp_path / "edge"
+    edge.mkdir()
+    for cubes in (11, 12):
+        for a in range(cubes + 1):
+            name = files.table_name(4, a, cubes - a)
+            shutil.copy(tables / name, edge / name)
+    monkeypatch.setattr(probe, "SHIPPED_FOLDER", edge)
+    (tmp_path / "mine").mkdir()
+    whole = Tablebase(tables, shipped=False)
+    board = Board(position)
+    with Tablebase(tmp_path / "mine") as shipped_only:
+        line = shipped_only.best_line(board)
+    assert len(line) == reached < len(whole.best_line(board))
+    child = board.copy(stack=False)
+    for move in line:
+        assert dict(whole.probe_moves(child))[move] == whole.probe_moves(child)[0][1]
+        child.push(move)

@@ -459,3 +459,19 @@ def test_a_checkpoint_of_other_inputs_is_set_aside(tmp_path):
     with pytest.warns(UserWarning, match="from its start"):
         builder.solve_in_folder(tmp_path, tier, 1)
     assert files.is_intact(tmp_path, 3, 4, 4, check_data=True) and not path.exists()
+
+
+def test_a_four_player_set_is_judged_with_the_four_player_tables(team_tables_4x4):
+    """`quixo judge --set` on a four-player set: the engine reads the team tables (with them,
+    at depth 1, every move is optimal), and the set's answers come from them."""
+    from quixo_solver.tournament import judge, position_sets
+    from quixo_solver.tournament.settings import EngineSetting
+
+    solver = TeamSolver(tablebase=team_tables_4x4)
+    row = position_sets.answered(TeamBoard(DOTS_MATTER), -1, solver)
+    assert row is not None and (row.value, row.plies) == ("loss", 4)
+    found = position_sets.PositionSet("teams-test", 4, 4, 0, "one position", "", [row])
+    with_tables = judge.PositionPlayer(EngineSetting(depth=1, hash=4), team_tables_4x4, "on")
+    scored = position_sets.score(found, with_tables.move)
+    assert (scored["positions"], scored["optimal"], scored["mistakes"]) == (1, 1, 0)
+    assert with_tables.move(TeamBoard(DOTS_MATTER)) in row.optimal

@@ -75,8 +75,7 @@ def check_all_tables(tablebase: Tablebase, stop: threading.Event,
                       for path, table_class in manifest.table_files(folder)
                       if tablebase.path(*table_class) == path]
         except (TablebaseError, OSError) as error:
-            if tablebase.shipped is None:
-                log.error("no tables: %s", error)
+            log.error("no tables in %s: %s", folder, error)
     for length, table_class in sorted(found):
         if stop.is_set():
             return

@@ -102,11 +102,12 @@ class TableFolder:
             if self.directory.is_dir() or not folders:  # (no folder, nothing shipped: its error)
                 folders.append(self.directory)           # the folder's own last: it wins
             for folder in folders:
-                current = manifest.folder_manifest(folder, jobs=1, known=self.known,
-                                                   damaged=self.damaged)
+                current = manifest.folder_manifest(  # (a shipped file the folder has: not)
+                    folder, jobs=1, known=self.known, damaged=self.damaged,
+                    keep=lambda path: self.path_of(path.name) == path)
                 for entry in current.files:
                     key = file_key(folder / entry.name)
-                    if key is not None and self.path_of(entry.name) == folder / entry.name:
+                    if key is not None:
                         keys[str(folder / entry.name)] = (key, entry)
                         entries[entry.name] = entry
             self.hashed = keys

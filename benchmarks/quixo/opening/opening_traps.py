@@ -14,7 +14,8 @@ start: the empty board and --random-plies uniformly random plies (default 2; see
 pair), since both players are otherwise (nearly) deterministic and 200 pairs would be one
 game 200 times; a start whose value is not the empty board's is drawn again. A game goes on
 until its position leaves the tables (a class not built: more cubes than the opening holds),
-or ends. It is scored by the last position the tables hold: the opponent has lost the value
+or ends (or after 200 plies). It is scored by the last position the tables hold (the
+move that leaves them is not judged): the opponent has lost the value
 when that position is worse for the opponent than the start was (a draw turned into a loss).
 The share of games where this happened, with its 95% Wilson interval, traps on and off, and
 the per-pair difference (on - off) with its 95% interval.
@@ -26,17 +27,16 @@ import random
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from quixo_solver import Board
 from quixo_solver.search.solver import Solver
 from quixo_solver.tablebase import MissingTableError, Tablebase
 from quixo_solver.tournament.match_stats import Z95
-from quixo_solver.tournament.position_sets import wilson
+from quixo_solver.tournament.position_sets import RANK, wilson
 from solverkit.arrayfile import write_atomically
 
-RANK = {"win": 1, "draw": 0, "loss": -1}
 SEED = 60
+MAX_PLIES = 200
 
 
 FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
@@ -78,12 +78,25 @@ def play(start: str, perfect: Solver, perfect_side: str, opponent: Solver,
     board = Board(start)
     moves: list[str] = []
     last = board.copy(stack=False)
-    while not board.is_game_over() and in_tables(tablebase, board, edge_cubes):
+    ended = "left the tables"
+    while True:
+        if board.is_game_over():
+            ended = "game over"
+            break
+        if not in_tables(tablebase, board, edge_cubes):
+            break
+        if len(moves) >= MAX_PLIES:
+            ended = f"{MAX_PLIES} plies"
+            break
         last = board.copy(stack=False)
         if board.turn == perfect_side:
             try:
                 move = perfect.tablebase_result(board, line=1).best_move
             except MissingTableError:
+                ended = "the perfect player's best moves leave the tables"
+                break
+            if move is None:
+                ended = "the perfect player's best moves leave the tables"
                 break
         else:
             move = opponent.solve(board, **opponent_limits).best_move
@@ -99,7 +112,7 @@ def play(start: str, perfect: Solver, perfect_side: str, opponent: Solver,
         return FLIP[value] if position.turn == perfect_side else value
 
     before, after = opponents_value(Board(start)), opponents_value(last)
-    return {"start": start, "perfect": perfect_side, "moves": moves,
+    return {"start": start, "perfect": perfect_side, "moves": moves, "ended": ended,
             "last_in_tables": str(last), "opponent_before": before, "opponent_after": after,
             "lost_the_value": RANK[after] < RANK[before]}
 

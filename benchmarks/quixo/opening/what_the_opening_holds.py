@@ -10,9 +10,10 @@ in front of them), so the page shows what every install holds.
 Ply by ply from the empty board: the positions that p plies reach (distinct up to the board's
 8 symmetries, the player to move's cubes against the other's), how many are won, drawn and
 lost for the player to move, and, over the legal moves played from the drawn positions of the
-ply before, the share that lose (turn the draw into a loss). A drawn position with exactly one
-drawing choice (the distinct positions its moves lead to: two moves that push into the same
-position are one choice) is an "only move" position. The first ply at which a move loses is
+ply before, the share that lose (turn the draw into a loss), and the moves that end the game.
+A drawn position with exactly one drawing choice (the distinct positions its moves lead to, up
+to symmetry: two moves that push into the same position, or into mirror images, are one
+choice) is an "only move" position. The first ply at which a move loses is
 shown with its position, move and the winner's line (as far as the tables reach).
 
 A ply is computed while its positions' moves all lead into built classes (a ply adds at most
@@ -21,6 +22,7 @@ last ply's rate, allows it.
 """
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -52,7 +54,7 @@ class Ply:
     win: int = 0
     draw: int = 0
     loss: int = 0
-    ended: int = 0                     # games over at this ply (a line made)
+    ended: int = 0                     # moves of this ply that end the game
     moves_from_draws: int = 0          # moves played at this ply from drawn positions
     losing_moves: int = 0              # ... that lose
     only_moves: int | None = 0         # drawn positions after this ply with one drawing
@@ -109,8 +111,9 @@ def walk(tablebase: Tablebase, size: int, seconds: float) -> tuple[list[Ply], di
                             if first_loss is None:
                                 first_loss = losing_move(tablebase, size, mover, opponent,
                                                          ply, child)
-                        elif wdl == 0:
-                            drawing.add((child.mover, child.opponent))
+                        elif wdl == 0:     # (choices up to symmetry, as positions are)
+                            drawing.add(rules.canonical_position(size, child.mover,
+                                                                 child.opponent)[:2])
                     if len(drawing) == 1:
                         plies[-1].only_moves = (plies[-1].only_moves or 0) + 1
                         if len(plies[-1].examples) < EXAMPLES:
@@ -191,14 +194,15 @@ def page(record: dict, args: argparse.Namespace) -> str:
              "`benchmarks/quixo/opening/what_the_opening_holds.py`:", "",
              "```shell", record["command"], "```", "",
              "Values are for the player to move, positions distinct up to the board's 8 "
-             "symmetries; a losing move turns a drawn position into a lost one; an only-move "
-             "position is drawn with exactly one drawing choice (moves that lead to the same "
-             f"position count once). The walk stopped at ply {record['plies'][-1]['ply']}: "
+             "symmetries; the moves (from drawn positions, and those that end the game) are "
+             "counted one by one; a losing move turns a drawn position into a lost one; an "
+             "only-move position is drawn with exactly one drawing choice (moves that lead to "
+             f"the same position, up to symmetry, count once). The walk stopped at ply {record['plies'][-1]['ply']}: "
              f"{record['stopped']}.", ""]
     if args.picture:
         lines += [f"![Won, drawn and lost positions by ply]"
-                  f"({Path(args.picture).relative_to(Path(args.page).parent)})", ""]
-    lines += ["| ply | positions | won | drawn | lost | games over | moves from draws | "
+                  f"({os.path.relpath(args.picture, Path(args.page).parent)})", ""]
+    lines += ["| ply | positions | won | drawn | lost | moves that end the game | moves from draws | "
               "losing | only-move positions |", "|---|---|---|---|---|---|---|---|---|"]
     for row in record["plies"]:
         share = "" if row["losing_share"] is None else f" ({row['losing_share']:.2%})"
@@ -211,7 +215,10 @@ def page(record: dict, args: argparse.Namespace) -> str:
     if loss is None:
         lines += ["No move of the plies walked loses.", ""]
     else:
-        lines += [f"At ply {loss['ply']}, from this position, `{loss['move']}` loses: the "
+        lines += [f"At ply {loss['ply']}"
+                  + (" (the ply the walk stopped in: no earlier ply has one)"
+                     if loss["ply"] > record["plies"][-1]["ply"] else "")
+                  + f", from this position, `{loss['move']}` loses: the "
                   f"opponent wins in {loss['winner_plies']} plies.", "",
                   *board_block(loss["position"]), "",
                   "The winner's line" + ("" if loss["line_complete"] else

@@ -69,6 +69,9 @@ def main() -> int:
             if text not in seen:
                 seen.add(text)
                 value = solver.settled_result(board, line=0)      # one probe: its stage
+                if value is None:
+                    raise SystemExit(f"the tables of {args.dir} do not answer {board}: "
+                                     "build the whole game first")
                 stage = stage_of(SetPosition(text, played, value.value, value.plies, {}))
                 if len(kept[stage]) < args.per_stage:
                     row = answered(board.copy(stack=False), played, solver)

@@ -9,13 +9,14 @@ journal, per number of blanks (goal: within 25%), with the build's pauses taken 
 --pauses lists the times the build was stopped (kill -STOP) for other work, one a line:
 `END-TIME-ISO ... paused N s` (a line without "paused N s" is skipped); each pause is
 taken out of the wall time of the tier it overlaps (a tier's wall time is the journal's
-`seconds` ending at its `finished`).
+`seconds` ending at its `finished`; a tier resumed from a checkpoint spans its runs, and is
+listed). Times without a zone are UTC.
 """
 import argparse
 import json
 import re
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from quixo_solver.teams.tables import builder
@@ -29,6 +30,8 @@ def pauses(path: Path | None) -> list[tuple[datetime, datetime]]:
         match = PAUSE.match(line)
         if match:
             end = datetime.fromisoformat(match.group(1))
+            if end.tzinfo is None:
+                end = end.replace(tzinfo=timezone.utc)
             found.append((end - timedelta(seconds=float(match.group(2))), end))
     return found
 
@@ -49,9 +52,12 @@ def main() -> int:
     stopped = pauses(Path(args.pauses) if args.pauses else None)
     cells = args.size * args.size
     measured: dict[int, dict[str, float]] = {}
+    resumed = []          # (a resumed tier's seconds span its runs: its pauses are not seen)
     for line in builder.read_journal(Path(args.dir)):
         if line["size"] != args.size:
             continue
+        if line.get("resumed"):
+            resumed.append([line["team"], line["other"]])
         end = datetime.fromisoformat(line["finished"].replace("Z", "+00:00"))
         paused = overlap(end - timedelta(seconds=line["seconds"]), end, stopped)
         row = measured.setdefault(cells - line["team"] - line["other"],
@@ -73,7 +79,8 @@ def main() -> int:
               "wall_seconds_without_pauses": round(total, 1),
               "paused_seconds": round(sum(row["paused"] for row in measured.values()), 1),
               "cpu_seconds": round(sum(row["cpu_seconds"] for row in measured.values()), 1),
-              "forecast_seconds": round(sum(forecast.values()), 1), "by_blanks": rows}
+              "forecast_seconds": round(sum(forecast[str(b)] for b in measured), 1),
+              "resumed_tiers": resumed, "by_blanks": rows}
     print(f"{'blanks':>6} {'tiers':>5} {'seconds':>9} {'forecast':>9} {'ratio':>6} "
           f"{'paused':>7} {'longest':>7}")
     for row in rows:
@@ -81,8 +88,8 @@ def main() -> int:
         print(f"{row['blanks']:>6} {row['tiers']:>5} {row['seconds']:>9.1f} "
               f"{row['forecast_seconds'] or 0:>9.1f} {ratio:>6} {row['paused']:>7.1f} "
               f"{row['longest_plies']:>7}")
-    print(f"whole: {total / 3600:.2f} h of wall time without pauses "
-          f"({record['paused_seconds']:.0f} s of pauses), forecast "
+    print(f"built: {total / 3600:.2f} h of wall time without pauses "
+          f"({record['paused_seconds']:.0f} s of pauses), forecast for those blanks "
           f"{record['forecast_seconds'] / 3600:.2f} h; CPU {record['cpu_seconds'] / 3600:.2f} h")
     if args.out:
         Path(args.out).write_text(json.dumps(record, indent=1) + "\n")

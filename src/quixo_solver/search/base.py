@@ -208,7 +208,7 @@ class BaseSolver(Generic[BoardT]):
         if clock is not None:
             return self._solve_on_clock(board, clock, increment, depth, nodes, on_iteration)
         settled = self.settled_result(board)
-        if settled is not None:
+        if settled is not None and self.has_move(board, settled):
             return settled
         if not 0.0 <= proof_share < 1.0:
             raise LimitError(f"the proof share must be from 0 up to 1, not {proof_share!r}")
@@ -316,11 +316,18 @@ class BaseSolver(Generic[BoardT]):
             return SearchResult.terminal(status)
         return self.exact_result(board, line)
 
+    @staticmethod
+    def has_move(board: BoardT, result: SearchResult) -> bool:
+        """Whether a result plays: it has a best move, or the game is over. (A table's value
+        at the edge of the tables, whose best moves all leave them, has none: a search finds
+        the move.)"""
+        return result.best_move is not None or bool(board.status())
+
     def _answer_at_once(self, board: BoardT) -> SearchResult | None:
         """What a move on a clock plays without searching: a finished game, the tables' best
         move, the only legal move; else None, once the searcher is ready."""
         settled = self.settled_result(board, line=1)
-        if settled is not None:
+        if settled is not None and self.has_move(board, settled):
             return settled
         legal = list(board.legal_moves)
         if len(legal) == 1:

@@ -97,10 +97,10 @@ class Solver(BaseSolver[Board]):
 
     def tablebase_result(self, board: Board, line: int | None = None) -> SearchResult:
         """The tables' answer with the first `line` moves of the line to the end (None: all,
-        a probe per legal move per ply; the line stops where the tables do); MissingTableError
-        when the position's class is not built (or the solver has no tablebase), or when a
-        line is asked for and every best move leads into a class that is not (the edge of
-        the shipped opening: a search then finds the move)."""
+        a probe per legal move per ply; the line stops where the tables do: at the edge of the
+        shipped opening, where every best move leads into a class not built, it is empty and
+        `solve` searches for the move); MissingTableError when the position's class is not
+        built (or the solver has no tablebase)."""
         if self.tablebase is None:
             return super().tablebase_result(board, line)
         result = self.tablebase.probe(board)
@@ -110,8 +110,6 @@ class Solver(BaseSolver[Board]):
             first = None                   # edge): no traps, the best move the tables reach
         if first is None:
             played = self.tablebase.best_line(board, line)
-            if not played and line != 0 and not board.status():
-                raise MissingTableError(f"every best move of {board} leaves the tables")
         else:                       # the trap-setting move, then the line of best play on
             child = board.copy(stack=False)
             child.push(first)

@@ -173,15 +173,16 @@ def describe_file(path: Path, table_class: tuple[int, int, int]) -> ManifestEntr
 def folder_manifest(directory: str | os.PathLike[str], jobs: int = 0,
                     hashed: Callable[[int], None] | None = None,
                     known: Callable[[Path], ManifestEntry | None] | None = None,
-                    damaged: Callable[[Path, TablebaseError], None] | None = None
-                    ) -> Manifest:
+                    damaged: Callable[[Path, TablebaseError], None] | None = None,
+                    keep: Callable[[Path], bool] | None = None) -> Manifest:
     """The manifest of every table file of the folder, `jobs` files hashed at once (0: one per
     core); `hashed(bytes)` is told of each file done (a progress bar). `known(path)` may give
     an entry already made for that file (a server's cache), which is then taken as is. A file
     whose header does not check out raises its error, or with `damaged(path, error)` is told
-    to it and left out (a server goes on serving the rest)."""
+    to it and left out (a server goes on serving the rest). `keep(path)`, if given, picks
+    the files to list."""
     jobs = limits.check_threads(jobs, "jobs")
-    found = table_files(directory)
+    found = [item for item in table_files(directory) if keep is None or keep(item[0])]
 
     def entry_of(item: tuple[Path, tuple[int, int, int]]) -> ManifestEntry | None:
         path, table_class = item

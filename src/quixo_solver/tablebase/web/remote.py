@@ -166,9 +166,10 @@ class RemoteTablebase(BaseTablebase):
     def best_line(self, board: Board, moves: int | None = None, *,
                   through_draws: bool = False) -> list[Move]:
         """As BaseTablebase.best_line, in one request: the server's line of best play
-        (`GET /api/v1/quixo/mainline`, which takes the same first best move among equals);
-        MissingTableError where the server's tables do not reach the end of a won or lost
-        line, as locally."""
+        (`GET /api/v1/quixo/mainline`, which takes the same first best move among equals).
+        Where the server's tables end the line stops, at the first position one of whose
+        moves leaves them (a local line may go on there through the best moves the tables
+        reach)."""
         check_board(board, Board)
         position = format_position(board.size, board.mover_cubes, board.opponent_cubes, "X")
         answer = self.request("GET", f"{API}/quixo/mainline?"
@@ -178,13 +179,8 @@ class RemoteTablebase(BaseTablebase):
             self._cache[(board.size, board.mover_cubes, board.opponent_cubes)] = code
         try:
             line = [Move.from_text(text) for text in answer["moves"]]
-            complete = answer["complete"] is True
         except (KeyError, TypeError, ValueError):
             raise RemoteError(f"{self.url} answered a mainline without its moves") from None
-        if code != DRAW_CODE and not complete:
-            raise MissingTableError(f"{self.url} serves the line of best play from "
-                                    f"{position} for {len(line)} moves only: its tables end "
-                                    "there")
         if code == DRAW_CODE and not through_draws:
             line = line[:1]
         return line if moves is None else line[:moves]
