@@ -186,7 +186,7 @@ def _judge_set(args: argparse.Namespace, directory: Path) -> None:
         player = judge.PositionPlayer(setting, directory, text)
         try:
             scores.append({"engine": text,
-                           **position_sets.score(found, player.move)})   # type: ignore[arg-type]
+                           **position_sets.score(found, player.move)})
         finally:
             player.close()
     lines = []
