@@ -10,9 +10,10 @@ is kept until the folder changes (a table added while the server runs).
 
 `check_all_tables` reads every block of every table once (the shipped ones too) and checks it
 against its checksum, on a thread while the server serves: a damaged table is reported at once
-rather than when a user first meets it, and every probe after it is as fast as on a table in use for hours (the
-first probe of a block otherwise checks it first, and maps its pages: measured with
-benchmarks/explorer/tablebase_service_load.py, most of a fresh server's time on random positions).
+rather than when a user first meets it, and every probe after it is as fast as on a table in
+use for hours (the first probe of a block otherwise checks it first, and maps its pages:
+measured with benchmarks/explorer/tablebase_service_load.py, most of a fresh server's time on
+random positions).
 """
 from __future__ import annotations
 
@@ -67,9 +68,8 @@ def check_all_tables(tablebase: Tablebase, stop: threading.Event,
     started = time.perf_counter()
     checked = damaged = 0
     found = []
-    for folder in (tablebase.directory, tablebase.shipped):   # (a class in both: the folder's)
-        if folder is None or (folder == tablebase.shipped and not folder.is_dir()):
-            continue
+    shipped = [tablebase.shipped] if tablebase.shipped and tablebase.shipped.is_dir() else []
+    for folder in [tablebase.directory, *shipped]:     # (a class in both: the folder's)
         try:
             found += [(path.stat().st_size, table_class)
                       for path, table_class in manifest.table_files(folder)

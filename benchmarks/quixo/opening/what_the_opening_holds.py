@@ -197,13 +197,14 @@ def page(record: dict, args: argparse.Namespace) -> str:
              "symmetries; the moves (from drawn positions, and those that end the game) are "
              "counted one by one; a losing move turns a drawn position into a lost one; an "
              "only-move position is drawn with exactly one drawing choice (moves that lead to "
-             f"the same position, up to symmetry, count once). The walk stopped at ply {record['plies'][-1]['ply']}: "
-             f"{record['stopped']}.", ""]
+             "the same position, up to symmetry, count once). The walk stopped at ply "
+             f"{record['plies'][-1]['ply']}: {record['stopped']}.", ""]
     if args.picture:
         lines += [f"![Won, drawn and lost positions by ply]"
                   f"({os.path.relpath(args.picture, Path(args.page).parent)})", ""]
-    lines += ["| ply | positions | won | drawn | lost | moves that end the game | moves from draws | "
-              "losing | only-move positions |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["| ply | positions | won | drawn | lost | moves that end the game | "
+              "moves from draws | losing | only-move positions |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for row in record["plies"]:
         share = "" if row["losing_share"] is None else f" ({row['losing_share']:.2%})"
         lines.append(f"| {row['ply']} | {row['positions']:,} | {row['win']:,} | "

@@ -248,8 +248,9 @@ def engine_setting(text: str, go: str = DEFAULT_GO) -> EngineSetting:
 
 class PositionPlayer:
     """An engine setting asked for its move in single positions: this package's solver (one
-    per board size and number of players, tables from `tables` when the setting has them on) or a `cmd=` program,
-    told `ucinewgame` before each position; JudgeError if the program cannot be started."""
+    per board size and number of players, tables from `tables` when the setting has them on)
+    or a `cmd=` program, told `ucinewgame` before each position; JudgeError if the program
+    cannot be started."""
 
     def __init__(self, setting: EngineSetting, tables: str | os.PathLike[str] | None,
                  label: str) -> None:
